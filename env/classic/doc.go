@@ -1,0 +1,2 @@
+// Package classic implements Gymnasium's classic-control environments.
+package classic
