@@ -45,7 +45,9 @@ type refStep struct {
 	State      []string `json:"state"`
 }
 
-func (e refEpisode) name() string { return fmt.Sprintf("%s/seed%d/%s", e.EnvID, e.Seed, e.ActionSource) }
+func (e refEpisode) name() string {
+	return fmt.Sprintf("%s/seed%d/%s", e.EnvID, e.Seed, e.ActionSource)
+}
 
 var loadReference = sync.OnceValues(func() (refFile, error) {
 	var f refFile
