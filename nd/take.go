@@ -1,0 +1,124 @@
+package nd
+
+// Take returns a new array holding rows of a along axis 0 (numpy's a[rows]
+// for a 1-d int list): shape [len(rows), a.shape[1:]...], a's dtype. A
+// negative row counts from the end. Take panics if a is 0-d or a row is out
+// of range. It allocates the result (two allocations up to four dimensions).
+func Take(a *Array, rows []int) *Array {
+	if len(a.shape) == 0 {
+		panic(errorf(ErrIndex, "Take: too many indices for a 0-d array"))
+	}
+	dst := header(a.dt, len(a.shape), nil)
+	dst.shape[0] = len(rows)
+	copy(dst.shape[1:], a.shape[1:])
+	dst.setContiguous()
+	dst.ptr, dst.n = allocBuffer(a.dt, checkedSize(dst.shape)), dst.size
+	TakeTo(dst, a, rows)
+	return dst
+}
+
+// TakeTo copies rows of a along axis 0 into dst: dst[k] = a[rows[k]].
+// Negative rows count from the end. TakeTo does not allocate.
+//
+// TakeTo panics if dst's dtype differs from a's, dst's shape is not
+// [len(rows), a.shape[1:]...], dst shares memory with a, or a row is out of
+// range (checked before anything is written).
+func TakeTo(dst, a *Array, rows []int) {
+	if len(a.shape) == 0 || dst.dt != a.dt || len(dst.shape) != len(a.shape) || dst.shape[0] != len(rows) || !equalInts(dst.shape[1:], a.shape[1:]) {
+		panic(takeShapeError(dst, a, len(rows)))
+	}
+	if dst.ptr == a.ptr && a.n > 0 {
+		panic(errorf(ErrShape, "TakeTo: dst shares memory with the source"))
+	}
+	n := a.shape[0]
+	for k, r := range rows {
+		if r < -n || r >= n {
+			panic(errorf(ErrIndex, "Take: index %d (position %d) is out of bounds for axis 0 with size %d", r, k, n))
+		}
+	}
+	switch {
+	case a.dt == Object:
+		takeRows[any](dst, a, rows)
+	case a.dt.Size() == 1:
+		takeRows[uint8](dst, a, rows)
+	case a.dt.Size() == 2:
+		takeRows[uint16](dst, a, rows)
+	case a.dt.Size() == 4:
+		takeRows[uint32](dst, a, rows)
+	default:
+		takeRows[uint64](dst, a, rows)
+	}
+}
+
+func takeShapeError(dst, a *Array, nrows int) *Error {
+	want := "a 0-d source has no rows"
+	if len(a.shape) > 0 {
+		want = "want " + shapeString(append([]int{nrows}, a.shape[1:]...)) + " " + a.dt.String()
+	}
+	return errorf(ErrShape, "TakeTo: destination %s %v does not match: %s", shapeString(dst.shape), dst.dt, want)
+}
+
+// rowsContiguous reports whether each row (axis-0 slice) of a is one
+// contiguous run.
+func rowsContiguous(a *Array) bool {
+	st := 1
+	for i := len(a.shape) - 1; i >= 1; i-- {
+		if a.shape[i] != 1 && a.strides[i] != st {
+			return false
+		}
+		st *= a.shape[i]
+	}
+	return true
+}
+
+func takeRows[T any](dst, a *Array, rows []int) {
+	d, s := elems[T](dst), elems[T](a)
+	n := a.shape[0]
+	rowLen := 1
+	for _, x := range a.shape[1:] {
+		rowLen *= x
+	}
+	if rowLen == 0 {
+		return
+	}
+	if rowsContiguous(a) && rowsContiguous(dst) {
+		ds, ss := dst.strides[0], a.strides[0]
+		for k, r := range rows {
+			if r < 0 {
+				r += n
+			}
+			do, so := dst.off+k*ds, a.off+r*ss
+			copy(d[do:do+rowLen], s[so:so+rowLen])
+		}
+		return
+	}
+	for k, r := range rows {
+		if r < 0 {
+			r += n
+		}
+		walk(a.shape[1:], 2, [3][]int{dst.strides[1:], a.strides[1:]}, [3]int{dst.off + k*dst.strides[0], a.off + r*a.strides[0]}, func(o [3]int, cnt int, st [3]int) {
+			di, si := o[0], o[1]
+			for j := 0; j < cnt; j++ {
+				d[di] = s[si]
+				di += st[0]
+				si += st[1]
+			}
+		})
+	}
+}
+
+// SetRow sets a[i] = src along axis 0, writing into a's memory; a negative
+// i counts from the end. src is broadcast to a.shape[1:] and cast under the
+// "same_kind" rule, as in CopyTo, and an error is returned (a unchanged) if
+// it does not broadcast or may not be cast. SetRow does not allocate when
+// src does not share memory with a. SetRow panics if a is 0-d or i is out
+// of range.
+func (a *Array) SetRow(i int, src *Array) error {
+	if len(a.shape) == 0 {
+		panic(errorf(ErrIndex, "SetRow: a 0-d array has no rows"))
+	}
+	i = position(i, a.shape[0], 0)
+	row := Array{ptr: a.ptr, n: a.n, off: a.off + i*a.strides[0], dt: a.dt, shape: a.shape[1:], strides: a.strides[1:]}
+	row.computeSize()
+	return CopyTo(&row, src)
+}
