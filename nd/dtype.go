@@ -288,10 +288,22 @@ func weakResult(dt DType, s scalar) DType {
 	if !s.weak || dt == Object {
 		return ResultType(dt, s.dt)
 	}
-	if s.dt.kind() <= dt.kind() {
+	if weakCategory(s.dt) <= weakCategory(dt) {
 		return dt
 	}
 	return s.dt // Int64 or Float64
+}
+
+// weakCategory orders dtypes for NEP 50: a Python (weak) int adopts any
+// integer dtype, signed or not.
+func weakCategory(dt DType) int {
+	switch dt.kind() {
+	case kindBool:
+		return 0
+	case kindUint, kindInt:
+		return 1
+	}
+	return 2
 }
 
 // fits reports whether the scalar's value is representable in dt, the check
