@@ -1,0 +1,89 @@
+package nd_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gorl/gorl/nd"
+)
+
+func TestString(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	cases := []struct {
+		name string
+		a    *nd.Array
+		want string
+	}{
+		// Printouts from the seeds (000/001 Batch tutorials).
+		{"seed ints", nd.MustNew([]int{3, 4, 5}), "array([3, 4, 5])"},
+		{"seed floats", nd.MustNew([]float64{0, 1}), "array([0., 1.])"},
+		{"seed negative", nd.MustNew([]int{5, -5}), "array([ 5, -5])"},
+		{"seed 0-d", nd.MustNew(5), "array(5)"},
+		{"seed 0-d float", nd.MustNew(3.66), "array(3.66)"},
+		{"seed object", nd.MustNew([]any{nil, "done"}), "array([None, 'done'], dtype=object)"},
+		{"seed strings", nd.MustNew([]string{"hello", "world"}), "array(['hello', 'world'], dtype=object)"},
+		{"seed 2-d", nd.MustNew([][]float64{{0, 2}, {1, 3}}), "array([[0., 2.],\n       [1., 3.]])"},
+		{"seed 2-d padded", nd.MustNew([][]float64{{0, 12}, {1, 13}}), "array([[ 0., 12.],\n       [ 1., 13.]])"},
+		{"seed 2-d negative", nd.MustNew([][]float64{{5, -5}, {1, -2}}), "array([[ 5., -5.],\n       [ 1., -2.]])"},
+		{"seed ones", nd.MustNew([]float64{1, 1, 1, 1, 1}), "array([1., 1., 1., 1., 1.])"},
+		{"seed 3-d", nd.MustNew([][][]float64{{{1, 1, 1}, {1, 1, 1}}, {{0, 0, 0}, {0, 0, 0}}}),
+			"array([[[1., 1., 1.],\n        [1., 1., 1.]],\n\n       [[0., 0., 0.],\n        [0., 0., 0.]]])"},
+		{"seed lidar zeros", nd.Zeros(nd.Float64, 10), "array([0., 0., 0., 0., 0., 0., 0., 0., 0., 0.])"},
+		{"seed None pair", nd.MustNew([]any{nil, nil}), "array([None, None], dtype=object)"},
+		// numpy 2 documented/observed reprs.
+		{"int32", nd.MustNew([]int32{1, 2}), "array([1, 2], dtype=int32)"},
+		{"bool", nd.MustNew([]bool{true, false}), "array([ True, False])"},
+		{"bool 0-d", nd.MustNew(true), "array(True)"},
+		{"float32 padded right", nd.MustNew([]float32{1.5, 2}), "array([1.5, 2. ], dtype=float32)"},
+		{"frac padding", nd.MustNew([]float64{0.1, 0.25}), "array([0.1 , 0.25])"},
+		{"eight digits", nd.MustNew([]float64{1.0 / 3}), "array([0.33333333])"},
+		{"scientific", nd.MustNew([]float64{1e-5, 1}), "array([1.e-05, 1.e+00])"},
+		{"scientific large", nd.MustNew([]float64{1.5e10, 2}), "array([1.5e+10, 2.0e+00])"},
+		{"nan", nd.MustNew([]float64{1, nan}), "array([ 1., nan])"},
+		{"infs", nd.MustNew([]float64{inf, -inf}), "array([ inf, -inf])"},
+		{"negative zero", nd.MustNew([]float64{math.Copysign(0, -1), 1}), "array([-0.,  1.])"},
+		{"empty", nd.Zeros(nd.Float64, 0), "array([], dtype=float64)"},
+		{"empty 2-d", nd.Zeros(nd.Int64, 0, 3), "array([], shape=(0, 3), dtype=int64)"},
+		{"object 0-d", nd.MustNew("hello"), "array('hello', dtype=object)"},
+		{"object mixed", nd.MustNew([]any{1, "hello", nil, 2.0, true}), "array([1, 'hello', None, 2.0, True], dtype=object)"},
+		{"object quote", nd.MustNew([]any{"it's"}), `array(["it's"], dtype=object)`},
+		{"3-d ints", arange(t, 2, 2, 2), "array([[[0, 1],\n        [2, 3]],\n\n       [[4, 5],\n        [6, 7]]])"},
+		{"wrap", arange(t, 30), "array([ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14, 15, 16,\n       17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29])"},
+		{"summary", arange(t, 2000), "array([   0,    1,    2, ..., 1997, 1998, 1999], shape=(2000,))"},
+		{"summary 2-d", arange(t, 1000, 2), "array([[   0,    1],\n       [   2,    3],\n       [   4,    5],\n       ...,\n       [1994, 1995],\n       [1996, 1997],\n       [1998, 1999]], shape=(1000, 2))"},
+		{"view", arange(t, 3, 3).Index(nd.Step(-2), nd.I(1)), "array([7, 1])"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.a.String(); got != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestStr(t *testing.T) {
+	cases := []struct {
+		a    *nd.Array
+		want string
+	}{
+		// Printouts from the seeds.
+		{nd.MustNew([]int{5, 5}), "[5 5]"},
+		{nd.MustNew([]float64{0, 2}), "[0. 2.]"},
+		{nd.MustNew([][]int{{1, 2}, {3, 4}}), "[[1 2]\n [3 4]]"},
+		{nd.MustNew([]any{1, "hello", nil}), "[1 'hello' None]"},
+		{nd.MustNew([]bool{false, false, true, false}), "[False False  True False]"},
+		{nd.MustNew([]float64{8, 10}), "[ 8. 10.]"},
+		{nd.MustNew([]int{999, 2, 3}), "[999   2   3]"},
+		{nd.MustNew([]float64{1, 1, 1, 1, 1}), "[1. 1. 1. 1. 1.]"},
+		{nd.MustNew(5), "5"},
+		{nd.MustNew(1.0), "1.0"},
+		{nd.MustNew("hello"), "hello"},
+		{nd.MustNew([][]float64{{1, 2}, {3, 4}}), "[[1. 2.]\n [3. 4.]]"},
+	}
+	for _, c := range cases {
+		if got := c.a.Str(); got != c.want {
+			t.Errorf("got\n%s\nwant\n%s", got, c.want)
+		}
+	}
+}
