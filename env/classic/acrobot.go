@@ -177,7 +177,7 @@ func (e *Acrobot) dsdt(s [4]float64, a float64) [4]float64 {
 	i1, i2 := e.LinkMOI, e.LinkMOI
 	g := e.Gravity
 	theta1, theta2, dtheta1, dtheta2 := s[0], s[1], s[2], s[3]
-	cos2, sin2 := math.Cos(theta2), math.Sin(theta2)
+	sin2, cos2 := math.Sincos(theta2)
 	d1 := m1*(lc1*lc1) + m2*((l1*l1)+(lc2*lc2)+2*l1*lc2*cos2) + i1 + i2
 	d2 := m2*((lc2*lc2)+l1*lc2*cos2) + i2
 	phi2 := m2 * lc2 * g * math.Cos(theta1+theta2-pi/2.0)

@@ -145,7 +145,7 @@ func (e *CartPole) Step(action int) (reward float64, terminated bool, err error)
 	// dynamics of the cart-pole system" (2007).
 	totalMass := e.MassPole + e.MassCart
 	poleMassLength := e.MassPole * e.Length
-	cosTheta, sinTheta := math.Cos(theta), math.Sin(theta)
+	sinTheta, cosTheta := math.Sincos(theta)
 	temp := (force + poleMassLength*(thetaDot*thetaDot)*sinTheta) / totalMass
 	thetaAcc := (e.Gravity*sinTheta - cosTheta*temp) /
 		(e.Length * (4.0/3.0 - e.MassPole*(cosTheta*cosTheta)/totalMass))

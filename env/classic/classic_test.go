@@ -539,3 +539,54 @@ func TestNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// FuzzStep sets any env to any state and steps it with any action. SetState must accept exactly
+// the finite states; Step must never panic, must succeed with a finite state and reward or fail
+// with ErrAction or ErrState, and must leave the state unchanged when it fails.
+func FuzzStep(f *testing.F) {
+	f.Add(uint8(0), 0.01, -0.02, 0.03, 0.04, int8(1), float32(0))
+	f.Add(uint8(1), -1.2, -0.07, 0.0, 0.0, int8(0), float32(0))
+	f.Add(uint8(2), 0.44, 0.07, 0.0, 0.0, int8(0), float32(3))
+	f.Add(uint8(3), 1e300, -1e300, 0.0, 0.0, int8(0), float32(-2))
+	f.Add(uint8(4), 1e308, -1e308, 1e308, -1e308, int8(2), float32(0))
+	f.Add(uint8(4), 3.0, math.NaN(), 0.0, 0.0, int8(5), float32(math.NaN()))
+	f.Fuzz(func(t *testing.T, which uint8, s0, s1, s2, s3 float64, da int8, ca float32) {
+		envs := allEnvs()
+		e := envs[int(which)%len(envs)]
+		s := []float64{s0, s1, s2, s3}[:e.n]
+		err := e.set(s)
+		if finiteAll(s) != (err == nil) {
+			t.Fatalf("%s.SetState(%v) error %v", e.name, s, err)
+		}
+		if err != nil {
+			return
+		}
+		a := float64(ca)
+		if e.discrete {
+			a = float64(da)
+		}
+		r, _, err := e.step(a)
+		after := e.state()
+		switch {
+		case err == nil:
+			if !finiteAll(after) || !finiteAll([]float64{r}) {
+				t.Fatalf("%s.Step(%v) from %v: state %v reward %v", e.name, a, s, after, r)
+			}
+		case errors.Is(err, classic.ErrAction), errors.Is(err, classic.ErrState):
+			if !slices.Equal(after, s) {
+				t.Fatalf("%s.Step(%v) failed (%v) but moved the state from %v to %v", e.name, a, err, s, after)
+			}
+		default:
+			t.Fatalf("%s.Step(%v) from %v: unexpected error %v", e.name, a, s, err)
+		}
+	})
+}
+
+func finiteAll(s []float64) bool {
+	for _, v := range s {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
