@@ -86,7 +86,8 @@ func continuousAction(env string, a float32) error {
 // step as in Python instead of being folded exactly by the compiler.
 var pi = math.Pi
 
-func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+// finite reports whether v is neither NaN nor infinite, in one comparison.
+func finite(v float64) bool { return math.Abs(v) <= math.MaxFloat64 }
 
 // uniform samples U(lo, hi) the way numpy's Generator.uniform does: lo + (hi−lo)·u with u
 // uniform in [0, 1).
