@@ -1,0 +1,155 @@
+// Package blas provides the single-precision matrix product that package tensor
+// uses, backed by gonum's pure-Go BLAS by default and by OpenBLAS, loaded at run
+// time without cgo, when it is installed.
+//
+// # Selection
+//
+// The implementation is chosen once, on the first call to Gemm or Name:
+//
+//   - GORL_BLAS=gonum selects blas32.Implementation() (gonum's pure-Go BLAS
+//     unless the program plugged in another one with blas32.Use).
+//   - GORL_BLAS unset or "openblas" loads libopenblas.so.0 through purego; if that
+//     fails, the gonum implementation is used and LoadError says why.
+//
+// OpenBLAS is set to one thread with openblas_set_num_threads(1) unless the
+// environment sets OPENBLAS_NUM_THREADS. On amd64, when OPENBLAS_CORETYPE is not
+// set, it is set before loading from the CPU's features (SkylakeX with AVX-512,
+// Haswell with AVX2 and FMA): OpenBLAS 0.3.21 falls back to its SSE3 kernels
+// (Prescott) on CPUs newer than it knows, three times slower here.
+//
+// Problems with fewer than smallWork multiply-adds bypass both libraries: a
+// plain Go loop is faster than the call overhead there.
+package blas
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	gblas "gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+// EnvVar names the environment variable that selects the implementation.
+const EnvVar = "GORL_BLAS"
+
+// gemmFunc is the signature shared by the implementations: row-major
+// C = alpha·op(A)·op(B) + beta·C with op(X) = Xᵀ when the flag is set.
+type gemmFunc func(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
+
+var (
+	once    sync.Once
+	gemm    gemmFunc
+	name    string
+	loadErr error
+)
+
+func choose() {
+	switch v := os.Getenv(EnvVar); v {
+	case "gonum":
+		loadErr = fmt.Errorf("blas: OpenBLAS not used: %s=%s", EnvVar, v)
+	case "", "openblas":
+		var f gemmFunc
+		f, name, loadErr = loadOpenBLAS()
+		if loadErr == nil {
+			gemm = f
+			return
+		}
+	default:
+		loadErr = fmt.Errorf("blas: OpenBLAS not used: unknown %s value %q (want gonum or openblas)", EnvVar, v)
+	}
+	impl := blas32.Implementation()
+	if _, ok := impl.(gonum.Implementation); ok {
+		name = "gonum"
+		gemm = gonumSerial
+		return
+	}
+	name = fmt.Sprintf("%T", impl)
+	gemm = func(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+		impl.Sgemm(trans(tA), trans(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
+}
+
+// Name describes the implementation in use, for example "gonum" or
+// "openblas 0.3.21 (SkylakeX, 1 thread)".
+func Name() string {
+	once.Do(choose)
+	return name
+}
+
+// LoadError reports why OpenBLAS is not in use, or nil when it is.
+func LoadError() error {
+	once.Do(choose)
+	return loadErr
+}
+
+// Gemm computes C = alpha·op(A)·op(B) + beta·C for row-major matrices, where
+// op(A) is m×k, op(B) is k×n and C is m×n, and op(X) is Xᵀ when tX is true.
+// lda, ldb and ldc are the row strides of the stored matrices. When beta is 0, C
+// is overwritten and its previous contents (even NaN) do not matter.
+//
+// Gemm panics if a slice is too short for its dimensions.
+func Gemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	checkLen(tA, m, k, a, lda)
+	checkLen(tB, k, n, b, ldb)
+	checkLen(false, m, n, c, ldc)
+	if k == 0 || m*n*k <= smallWork {
+		smallGemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	once.Do(choose)
+	gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// checkLen panics unless x holds an r×c matrix (its transpose when t) with row
+// stride ld.
+func checkLen(t bool, r, c int, x []float32, ld int) {
+	if t {
+		r, c = c, r
+	}
+	if r == 0 || c == 0 {
+		return
+	}
+	if ld < c || len(x) < (r-1)*ld+c {
+		panic(fmt.Sprintf("blas: %d×%d matrix with stride %d needs %d elements, have %d", r, c, ld, (r-1)*ld+c, len(x)))
+	}
+}
+
+func trans(t bool) gblas.Transpose {
+	if t {
+		return gblas.Trans
+	}
+	return gblas.NoTrans
+}
+
+// gonumTile bounds the sub-products handed to gonum: its Sgemm starts
+// goroutines (and allocates) once C spans four or more 64×64 blocks, so C is cut
+// into 64×192 tiles, each computed serially.
+const (
+	gonumTileRows = 64
+	gonumTileCols = 192
+)
+
+func gonumSerial(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	impl := gonum.Implementation{}
+	ta, tb := trans(tA), trans(tB)
+	for i := 0; i < m; i += gonumTileRows {
+		mi := min(gonumTileRows, m-i)
+		ai := a[i:]
+		if !tA {
+			ai = a[i*lda:]
+		}
+		for j := 0; j < n; j += gonumTileCols {
+			nj := min(gonumTileCols, n-j)
+			bj := b[j:]
+			if tB {
+				bj = b[j*ldb:]
+			}
+			impl.Sgemm(ta, tb, mi, nj, k, alpha, ai, lda, bj, ldb, beta, c[i*ldc+j:], ldc)
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package blas
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+)
+
+// naiveGemm is the float64 textbook definition the fast paths are checked
+// against.
+func naiveGemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) []float64 {
+	out := make([]float64, m*n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			var s float64
+			for l := 0; l < k; l++ {
+				ai, bi := i*lda+l, l*ldb+j
+				if tA {
+					ai = l*lda + i
+				}
+				if tB {
+					bi = j*ldb + l
+				}
+				av, bv := a[ai], b[bi]
+				s += float64(av) * float64(bv)
+			}
+			out[i*n+j] = float64(alpha)*s + float64(beta)*float64(c[i*ldc+j])
+		}
+	}
+	return out
+}
+
+func randSlice(rng *rand.Rand, n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(rng.NormFloat64())
+	}
+	return s
+}
+
+func TestGemm(t *testing.T) {
+	t.Logf("implementation: %s (OpenBLAS: %v)", Name(), LoadError())
+	rng := rand.New(rand.NewPCG(1, 2))
+	// Sizes: tiny (the Go loop), around smallWork, across gonum's 64-row and
+	// 192-column tiles, and with k = 0.
+	sizes := [][3]int{{1, 1, 1}, {3, 5, 2}, {1, 128, 4}, {16, 16, 16}, {17, 17, 17}, {65, 200, 33}, {130, 70, 129}, {4, 5, 0}}
+	for _, sz := range sizes {
+		m, n, k := sz[0], sz[1], sz[2]
+		for _, tt := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
+			for _, ab := range [][2]float32{{1, 0}, {1, 1}, {-0.5, 2}} {
+				tA, tB := tt[0], tt[1]
+				// Row strides one larger than needed test the ld arguments.
+				lda, ldb, ldc := k+1, n+1, n+2
+				if tA {
+					lda = m + 1
+				}
+				if tB {
+					ldb = k + 1
+				}
+				ra, rb := m, k
+				if tA {
+					ra = k
+				}
+				if tB {
+					rb = n
+				}
+				a := randSlice(rng, ra*lda)
+				b := randSlice(rng, rb*ldb)
+				c := randSlice(rng, m*ldc)
+				if ab[1] == 0 {
+					for i := range c {
+						c[i] = float32(math.NaN()) // beta = 0 must ignore C
+					}
+				}
+				want := naiveGemm(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], c, ldc)
+				Gemm(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], c, ldc)
+				name := fmt.Sprintf("%v tA=%v tB=%v alpha=%v beta=%v", sz, tA, tB, ab[0], ab[1])
+				for i := 0; i < m; i++ {
+					for j := 0; j < n; j++ {
+						got, w := float64(c[i*ldc+j]), want[i*n+j]
+						// float32 accumulation of k products of unit normals.
+						if math.Abs(got-w) > 1e-5*float64(k+1)*(1+math.Abs(w)) {
+							t.Fatalf("%s: C[%d,%d] = %v, want %v", name, i, j, got, w)
+						}
+					}
+					// The padding between rows of C is not written.
+					for j := n; j < ldc && i < m-1; j++ {
+						if ab[1] != 0 && c[i*ldc+j] != c[i*ldc+j] {
+							t.Fatalf("%s: padding written", name)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestGemmShortPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic for a short C")
+		}
+	}()
+	Gemm(false, false, 2, 2, 2, 1, make([]float32, 4), 2, make([]float32, 4), 2, 0, make([]float32, 3), 2)
+}
+
+func TestGemmAllocs(t *testing.T) {
+	a, b, c := make([]float32, 64*128), make([]float32, 128*128), make([]float32, 64*128)
+	Gemm(false, true, 64, 128, 128, 1, a, 128, b, 128, 0, c, 128)
+	allocs := testing.AllocsPerRun(20, func() {
+		Gemm(false, true, 64, 128, 128, 1, a, 128, b, 128, 0, c, 128)
+		Gemm(true, false, 128, 128, 64, 1, c, 128, a, 128, 1, b, 128)
+	})
+	if allocs != 0 {
+		t.Fatalf("%s: %v allocations per product, want 0", Name(), allocs)
+	}
+}
+
+func TestEnvGonum(t *testing.T) {
+	if os.Getenv(EnvVar) != "gonum" {
+		t.Skipf("run with %s=gonum to check the switch", EnvVar)
+	}
+	if Name() != "gonum" || LoadError() == nil {
+		t.Fatalf("%s=gonum: Name %q, LoadError %v", EnvVar, Name(), LoadError())
+	}
+}
+
+var sizes = []struct {
+	name    string
+	m, n, k int
+}{
+	// Layers of the 4→128→128→2 MLP at batch 1, 16 and 64, around smallWork.
+	{"1x128x4", 1, 128, 4},
+	{"1x2x128", 1, 2, 128},
+	{"16x128x4", 16, 128, 4},
+	{"16x2x128", 16, 2, 128},
+	{"1x128x128", 1, 128, 128},
+	{"64x128x128", 64, 128, 128},
+}
+
+func BenchmarkGemm(b *testing.B) {
+	b.Logf("implementation: %s", Name())
+	for _, s := range sizes {
+		for _, tt := range [][2]bool{{false, false}, {false, true}, {true, false}} {
+			tA, tB := tt[0], tt[1]
+			lda, ldb := s.k, s.n
+			if tA {
+				lda = s.m
+			}
+			if tB {
+				ldb = s.k
+			}
+			rng := rand.New(rand.NewPCG(1, 2))
+			x, y, z := randSlice(rng, s.m*s.k), randSlice(rng, s.k*s.n), make([]float32, s.m*s.n)
+			b.Run(fmt.Sprintf("%s/tA=%v/tB=%v/lib", s.name, tA, tB), func(b *testing.B) {
+				b.ReportAllocs()
+				once.Do(choose)
+				for i := 0; i < b.N; i++ {
+					gemm(tA, tB, s.m, s.n, s.k, 1, x, lda, y, ldb, 0, z, s.n)
+				}
+			})
+			b.Run(fmt.Sprintf("%s/tA=%v/tB=%v/go", s.name, tA, tB), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					smallGemm(tA, tB, s.m, s.n, s.k, 1, x, lda, y, ldb, 0, z, s.n)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,192 @@
+//go:build linux && (amd64 || arm64) && !gorl_noopenblas
+
+package blas
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// libraries are the file names tried, in order: Debian's libopenblas0 package
+// provides the first, the -dev package the second.
+var libraries = []string{"libopenblas.so.0", "libopenblas.so"}
+
+// sgemmFn is the address of OpenBLAS's Fortran-interface sgemm_. The Fortran
+// interface passes every argument by pointer, so purego.SyscallN, which only
+// places integer arguments correctly, can call it; cblas_sgemm takes its
+// scalars in floating-point registers.
+var sgemmFn uintptr
+
+func loadOpenBLAS() (gemmFunc, string, error) {
+	setCoreType()
+	var (
+		h   uintptr
+		err error
+	)
+	for _, lib := range libraries {
+		if h, err = purego.Dlopen(lib, purego.RTLD_NOW|purego.RTLD_LOCAL); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("blas: loading OpenBLAS: %w", err)
+	}
+	sym := func(s string) uintptr {
+		if err != nil {
+			return 0
+		}
+		var p uintptr
+		p, err = purego.Dlsym(h, s)
+		if err != nil {
+			err = fmt.Errorf("blas: OpenBLAS symbol %s: %w", s, err)
+		}
+		return p
+	}
+	sgemm := sym("sgemm_")
+	setThreads := sym("openblas_set_num_threads")
+	getThreads := sym("openblas_get_num_threads")
+	coreName := sym("openblas_get_corename")
+	config := sym("openblas_get_config")
+	if err != nil {
+		return nil, "", err
+	}
+	if os.Getenv("OPENBLAS_NUM_THREADS") == "" {
+		purego.SyscallN(setThreads, 1)
+	}
+	threads, _, _ := purego.SyscallN(getThreads)
+	core, _, _ := purego.SyscallN(coreName)
+	conf, _, _ := purego.SyscallN(config)
+	version := "openblas"
+	if f := strings.Fields(cString(conf)); len(f) >= 2 {
+		version = strings.ToLower(f[0]) + " " + f[1]
+	}
+	plural := "s"
+	if int32(threads) == 1 {
+		plural = ""
+	}
+	sgemmFn = sgemm
+	return openblasGemm, fmt.Sprintf("%s (%s, %d thread%s)", version, cString(core), int32(threads), plural), nil
+}
+
+// cString copies a NUL-terminated C string.
+func cString(p uintptr) string {
+	if p == 0 {
+		return ""
+	}
+	// Reinterpreting the variable, rather than converting the integer, keeps
+	// go vet's unsafe.Pointer check satisfied; the memory is C's, not Go's.
+	ptr := *(*unsafe.Pointer)(unsafe.Pointer(&p))
+	var b strings.Builder
+	for ; *(*byte)(ptr) != 0; ptr = unsafe.Add(ptr, 1) {
+		b.WriteByte(*(*byte)(ptr))
+	}
+	return b.String()
+}
+
+// setCoreType sets OPENBLAS_CORETYPE from the CPU's features when the
+// environment leaves it unset (see the package documentation).
+func setCoreType() {
+	if runtime.GOARCH != "amd64" || os.Getenv("OPENBLAS_CORETYPE") != "" {
+		return
+	}
+	flags := cpuFlags()
+	has := func(names ...string) bool {
+		for _, n := range names {
+			if !flags[n] {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case has("avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512cd"):
+		os.Setenv("OPENBLAS_CORETYPE", "SkylakeX")
+	case has("avx2", "fma"):
+		os.Setenv("OPENBLAS_CORETYPE", "Haswell")
+	}
+}
+
+// cpuFlags reads the feature flags of the first processor in /proc/cpuinfo.
+func cpuFlags() map[string]bool {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		key, val, ok := strings.Cut(sc.Text(), ":")
+		if !ok || strings.TrimSpace(key) != "flags" {
+			continue
+		}
+		m := make(map[string]bool)
+		for _, fl := range strings.Fields(val) {
+			m[fl] = true
+		}
+		return m
+	}
+	return nil
+}
+
+// sgemmArgs holds the by-pointer scalars of one sgemm_ call and the argument
+// list itself, so that a call allocates nothing once the pool is warm.
+type sgemmArgs struct {
+	transA, transB byte
+	m, n, k        int32
+	lda, ldb, ldc  int32
+	alpha, beta    float32
+	args           [13]uintptr
+}
+
+var argPool = sync.Pool{New: func() any { return new(sgemmArgs) }}
+
+// errTooLarge is the panic value for dimensions beyond OpenBLAS's 32-bit
+// integers.
+var errTooLarge = errors.New("blas: matrix dimension exceeds 2³¹−1")
+
+// openblasGemm computes the row-major product as the column-major product
+// Cᵀ = op(B)ᵀ·op(A)ᵀ, which is what sgemm_ sees when handed the same memory.
+func openblasGemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	for _, d := range [...]int{m, n, k, lda, ldb, ldc} {
+		if d > math.MaxInt32 {
+			panic(errTooLarge)
+		}
+	}
+	p := argPool.Get().(*sgemmArgs)
+	p.transA, p.transB = 'N', 'N'
+	if tB {
+		p.transA = 'T'
+	}
+	if tA {
+		p.transB = 'T'
+	}
+	p.m, p.n, p.k = int32(n), int32(m), int32(k)
+	p.lda, p.ldb, p.ldc = int32(ldb), int32(lda), int32(ldc)
+	p.alpha, p.beta = alpha, beta
+	p.args = [13]uintptr{
+		uintptr(unsafe.Pointer(&p.transA)), uintptr(unsafe.Pointer(&p.transB)),
+		uintptr(unsafe.Pointer(&p.m)), uintptr(unsafe.Pointer(&p.n)), uintptr(unsafe.Pointer(&p.k)),
+		uintptr(unsafe.Pointer(&p.alpha)),
+		uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(unsafe.Pointer(&p.lda)),
+		uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(unsafe.Pointer(&p.ldb)),
+		uintptr(unsafe.Pointer(&p.beta)),
+		uintptr(unsafe.Pointer(unsafe.SliceData(c))), uintptr(unsafe.Pointer(&p.ldc)),
+	}
+	// The argument list lives in p (heap memory), so passing it as an existing
+	// slice does not allocate; a, b, c and p are kept alive until the call returns.
+	purego.SyscallN(sgemmFn, p.args[:]...)
+	runtime.KeepAlive(a)
+	runtime.KeepAlive(b)
+	runtime.KeepAlive(c)
+	argPool.Put(p)
+}
