@@ -126,8 +126,15 @@ func (c Canvas) Disc(cx, cy, r float64, col color.RGBA) {
 
 // Sector fills the part of the annulus r0 ≤ ρ ≤ r1 around (cx, cy) whose polar angle, measured
 // counter-clockwise from the x axis, lies in [from, from+sweep]. Angles are in radians; a sweep
-// of 2π or more fills the whole annulus.
+// of 2π or more fills the whole annulus. Pixels exactly on the sector's straight edges may fall
+// either way.
 func (c Canvas) Sector(cx, cy, r0, r1, from, sweep float64, col color.RGBA) {
+	// p lies in the sector iff it is within π counter-clockwise of u = (cos from, sin from),
+	// cross(u, p) ≥ 0, and within π clockwise of v, the direction of the sector's end,
+	// cross(p, v) ≥ 0: both for a sweep up to π, either for a larger one.
+	uy, ux := math.Sincos(from)
+	vy, vx := math.Sincos(from + sweep)
+	full, wide := sweep >= 2*math.Pi, sweep > math.Pi
 	lo, hi := c.rows(cy-r1, cy+r1)
 	i0 := int(math.Max(math.Ceil(cx-r1), 0))
 	i1 := int(math.Min(math.Floor(cx+r1), float64(c.w-1)))
@@ -139,11 +146,9 @@ func (c Canvas) Sector(cx, cy, r0, r1, from, sweep float64, col color.RGBA) {
 			if d2 < r0*r0 || d2 > r1*r1 {
 				continue
 			}
-			a := math.Mod(math.Atan2(dy, dx)-from, 2*math.Pi)
-			if a < 0 {
-				a += 2 * math.Pi
-			}
-			if a <= sweep {
+			afterFrom := ux*dy-uy*dx >= 0
+			beforeEnd := dx*vy-dy*vx >= 0
+			if full || (wide && (afterFrom || beforeEnd)) || (afterFrom && beforeEnd) {
 				c.set(i, j, col)
 			}
 		}

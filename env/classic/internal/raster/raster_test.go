@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -75,9 +76,13 @@ func TestShapes(t *testing.T) {
 		{"diagonal line", func(c Canvas) { c.Line(Point{0, 0}, Point{5, 5}, ink) }, 6},
 		{"point line", func(c Canvas) { c.Line(Point{3, 3}, Point{3, 3}, ink) }, 1},
 		{"line leaving the frame", func(c Canvas) { c.Line(Point{15, 2}, Point{25, 2}, ink) }, 5},
-		// Upper half of the annulus 1 ≤ ρ ≤ 2 around (10, 10): of the 12 integer points with
-		// 1 ≤ x²+y² ≤ 4, those at angles 0..π are the 8 with y > 0 or y = 0 (both ends).
-		{"half annulus", func(c Canvas) { c.Sector(10, 10, 1, 2, 0, math.Pi, ink) }, 8},
+		// The annulus 1 ≤ ρ ≤ 2 around (10, 10) holds the 12 integer points with 1 ≤ x²+y² ≤ 4:
+		// (±1, 0), (±2, 0), (0, ±1), (0, ±2), (±1, ±1). Of those, the angles in [0.1, π+0.1]
+		// are the 6 with y > 0 or x < 0 on the axis; in [−0.1, π/2−0.1] the 3 at (1, 0),
+		// (2, 0), (1, 1); in [0.1, 3π/2+0.1] all but (1, 0), (2, 0), (1, −1).
+		{"half annulus", func(c Canvas) { c.Sector(10, 10, 1, 2, 0.1, math.Pi, ink) }, 6},
+		{"quarter annulus", func(c Canvas) { c.Sector(10, 10, 1, 2, -0.1, math.Pi/2, ink) }, 3},
+		{"three-quarter annulus", func(c Canvas) { c.Sector(10, 10, 1, 2, 0.1, 1.5*math.Pi, ink) }, 9},
 		{"full annulus", func(c Canvas) { c.Sector(10, 10, 1, 2, 0, 2*math.Pi, ink) }, 12},
 	}
 	for _, tc := range tests {
@@ -150,4 +155,35 @@ func FuzzPolygon(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSectorNaive compares Sector with a per-pixel polar-angle test (atan2) on sectors of
+// random start and sweep, skipping pixels within 1e-9 rad of the straight edges, where either
+// answer is allowed.
+func TestSectorNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for k := 0; k < 200; k++ {
+		from := (rng.Float64() - 0.5) * 4 * math.Pi
+		sweep := rng.Float64() * 2.2 * math.Pi
+		cx, cy := 20+rng.Float64()*8, 15+rng.Float64()*8
+		c, img := newCanvas(48, 40)
+		c.Sector(cx, cy, 4, 14, from, sweep, ink)
+		for j := 0; j < 40; j++ {
+			for i := 0; i < 48; i++ {
+				dx, dy := float64(i)-cx, float64(j)-cy
+				d2 := dx*dx + dy*dy
+				a := math.Mod(math.Atan2(dy, dx)-from, 2*math.Pi)
+				if a < 0 {
+					a += 2 * math.Pi
+				}
+				if sweep < 2*math.Pi && (math.Abs(a) < 1e-9 || math.Abs(a-sweep) < 1e-9 || math.Abs(a-2*math.Pi) < 1e-9) {
+					continue
+				}
+				want := d2 >= 16 && d2 <= 196 && (sweep >= 2*math.Pi || a <= sweep)
+				if got := painted(img, i, j); got != want {
+					t.Fatalf("sector from %v sweep %v around (%v, %v): pixel (%d, %d) painted %v, want %v", from, sweep, cx, cy, i, j, got, want)
+				}
+			}
+		}
+	}
 }
