@@ -1,0 +1,54 @@
+package nd_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gorl/gorl/nd"
+)
+
+func TestParseIndex(t *testing.T) {
+	a := arange(t, 5, 6)
+	cases := []struct {
+		text  string
+		equiv []nd.Index // what the text means, per numpy's a[text]
+		print string     // the canonical form printed by Index.String
+	}{
+		{"0", []nd.Index{nd.I(0)}, "0"},
+		{"-1", []nd.Index{nd.I(-1)}, "-1"},
+		{"1:3", []nd.Index{nd.Range(1, 3)}, "1:3"},
+		{"::-1", []nd.Index{nd.Step(-1)}, "::-1"},
+		{":, 1", []nd.Index{nd.All(), nd.I(1)}, ":, 1"},
+		{"[0, 2, 4]", []nd.Index{nd.Ints(0, 2, 4)}, "[0, 2, 4]"},
+		{"..., 0", []nd.Index{nd.Ellipsis(), nd.I(0)}, "..., 0"},
+		{"None", []nd.Index{nd.NewAxis()}, "None"},
+		{" 1 : : 2 ,-2: ", []nd.Index{nd.RangeStep(1, 99, 2), nd.From(-2)}, "1::2, -2:"},
+		{"[True, False, True, False, True]", []nd.Index{nd.Mask(true, false, true, false, true)}, "[True, False, True, False, True]"},
+		{"[[0, 1], [4, 3]], 2", []nd.Index{nd.IntArray(nd.MustNew([][]int{{0, 1}, {4, 3}})), nd.I(2)}, "[[0, 1], [4, 3]], 2"},
+		{"[], :", []nd.Index{nd.Ints(), nd.All()}, "[], :"},
+		{":3,", []nd.Index{nd.To(3)}, ":3"},
+	}
+	for _, c := range cases {
+		idx, err := nd.ParseIndex(c.text)
+		if err != nil {
+			t.Errorf("ParseIndex(%q): %v", c.text, err)
+			continue
+		}
+		var parts []string
+		for _, x := range idx {
+			parts = append(parts, x.String())
+		}
+		if got := strings.Join(parts, ", "); got != c.print {
+			t.Errorf("ParseIndex(%q) prints as %q, want %q", c.text, got, c.print)
+		}
+		if got, want := a.Index(idx...), a.Index(c.equiv...); !nd.Equal(got, want) {
+			t.Errorf("a[%s] = %v, want %v", c.text, got, want)
+		}
+	}
+	for _, bad := range []string{"", "1:2:3:4", "[1, 2", "x", "1 2", "::0", "[[1], 2]", "- 1", "99999999999999999999", "[1,,2]", "...,,"} {
+		if _, err := nd.ParseIndex(bad); !errors.Is(err, nd.ErrValue) {
+			t.Errorf("ParseIndex(%q): err %v, want ErrValue", bad, err)
+		}
+	}
+}
