@@ -107,12 +107,12 @@ func (e *Acrobot) SetState(s []float64) error {
 }
 
 // Observe writes the observation [cos θ₁, sin θ₁, cos θ₂, sin θ₂, θ̇₁, θ̇₂] (float32) into dst.
-// Observe panics with a ShapeError if len(dst) != 6, and with ErrNotReset before the first Reset
-// or SetState.
+// Observe panics with a ShapeError if len(dst) != 6, and with an error wrapping ErrNotReset before
+// the first Reset or SetState.
 func (e *Acrobot) Observe(dst []float32) {
 	checkObs("Acrobot.Observe", dst, 6)
 	if !e.hasState {
-		panic(ErrNotReset)
+		panic(notReset("Acrobot.Observe"))
 	}
 	s1, c1 := math.Sincos(e.state[0])
 	s2, c2 := math.Sincos(e.state[1])
@@ -121,16 +121,16 @@ func (e *Acrobot) Observe(dst []float32) {
 }
 
 // Step applies the torque AvailTorque[action] (action 0, 1 or 2) for Dt seconds and returns the
-// reward and whether the free end is above the line. Step never truncates:
-// AcrobotMaxEpisodeSteps is the time limit's job. It returns an error wrapping ErrAction for
-// another action, ErrNotReset before the first Reset or SetState, and an error wrapping ErrState
-// if the new state would not be finite; on error the state is unchanged.
+// reward and whether the free end is above the line. Step never truncates: AcrobotMaxEpisodeSteps
+// is the time limit's job. It returns an error wrapping ErrAction for another action, one wrapping
+// ErrNotReset before the first Reset or SetState, and an error wrapping ErrState if the new state
+// would not be finite; on error the state is unchanged.
 func (e *Acrobot) Step(action int) (reward float64, terminated bool, err error) {
 	if err := discreteAction("Acrobot", action, 3); err != nil {
 		return 0, false, err
 	}
 	if !e.hasState {
-		return 0, false, ErrNotReset
+		return 0, false, notReset("Acrobot.Step")
 	}
 	torque := e.AvailTorque[action]
 	// One step of the classical fourth-order Runge–Kutta method, in the operation order of
@@ -217,8 +217,8 @@ var (
 )
 
 // Render returns a new 500×500 frame of the scene, drawn as Gymnasium draws it (without
-// anti-aliasing): the black target line one link above the pivot, the two cyan links and the
-// yellow joints. Render panics with ErrNotReset before the first Reset or SetState.
+// anti-aliasing): the black target line one link above the pivot, the two cyan links and the yellow
+// joints. Render panics with an error wrapping ErrNotReset before the first Reset or SetState.
 func (e *Acrobot) Render() *image.RGBA {
 	dst := image.NewRGBA(image.Rect(0, 0, acrobotSize, acrobotSize))
 	e.RenderTo(dst)
@@ -226,12 +226,12 @@ func (e *Acrobot) Render() *image.RGBA {
 }
 
 // RenderTo draws the frame Render returns into dst, without allocating. RenderTo panics with a
-// ShapeError unless dst's bounds are (0,0)-(500,500), and with ErrNotReset before the first Reset
-// or SetState.
+// ShapeError unless dst's bounds are (0,0)-(500,500), and with an error wrapping ErrNotReset before
+// the first Reset or SetState.
 func (e *Acrobot) RenderTo(dst *image.RGBA) {
 	checkFrame("Acrobot.RenderTo", dst, image.Rect(0, 0, acrobotSize, acrobotSize))
 	if !e.hasState {
-		panic(ErrNotReset)
+		panic(notReset("Acrobot.RenderTo"))
 	}
 	c := raster.New(dst)
 	c.Fill(white)

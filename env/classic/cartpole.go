@@ -110,12 +110,12 @@ func (e *CartPole) SetState(s []float64) error {
 	return nil
 }
 
-// Observe writes the observation [x, ẋ, θ, θ̇] (float32) into dst. Observe panics with a
-// ShapeError if len(dst) != 4, and with ErrNotReset before the first Reset or SetState.
+// Observe writes the observation [x, ẋ, θ, θ̇] (float32) into dst. Observe panics with a ShapeError
+// if len(dst) != 4, and with an error wrapping ErrNotReset before the first Reset or SetState.
 func (e *CartPole) Observe(dst []float32) {
 	checkObs("CartPole.Observe", dst, 4)
 	if !e.hasState {
-		panic(ErrNotReset)
+		panic(notReset("CartPole.Observe"))
 	}
 	for i, v := range e.state {
 		dst[i] = float32(v)
@@ -124,17 +124,17 @@ func (e *CartPole) Observe(dst []float32) {
 
 // Step pushes the cart left (action 0) or right (action 1) for one time step of Tau seconds and
 // returns the reward and whether the episode has terminated. As in Gymnasium, stepping on after
-// termination is allowed: the first terminating step is rewarded 1 and later ones 0 (−1 and −1
-// with SuttonBartoReward). Step never truncates: CartPoleMaxEpisodeSteps is the time limit's job.
-// It returns an error wrapping ErrAction for another action, ErrNotReset before the first Reset
-// or SetState, and an error wrapping ErrState if the new state would not be finite; on error the
-// state is unchanged.
+// termination is allowed: the first terminating step is rewarded 1 and later ones 0 (−1 and −1 with
+// SuttonBartoReward). Step never truncates: CartPoleMaxEpisodeSteps is the time limit's job. It
+// returns an error wrapping ErrAction for another action, one wrapping ErrNotReset before the first
+// Reset or SetState, and an error wrapping ErrState if the new state would not be finite; on error
+// the state is unchanged.
 func (e *CartPole) Step(action int) (reward float64, terminated bool, err error) {
 	if err := discreteAction("CartPole", action, 2); err != nil {
 		return 0, false, err
 	}
 	if !e.hasState {
-		return 0, false, ErrNotReset
+		return 0, false, notReset("CartPole.Step")
 	}
 	x, xDot, theta, thetaDot := e.state[0], e.state[1], e.state[2], e.state[3]
 	force := -e.ForceMag
@@ -207,7 +207,7 @@ var (
 
 // Render returns a new 600×400 frame of the scene, drawn as Gymnasium draws it (without
 // anti-aliasing): the track, the black cart, the brown pole and its blue axle. Render panics
-// with ErrNotReset before the first Reset or SetState.
+// with an error wrapping ErrNotReset before the first Reset or SetState.
 func (e *CartPole) Render() *image.RGBA {
 	dst := image.NewRGBA(image.Rect(0, 0, cartPoleWidth, cartPoleHeight))
 	e.RenderTo(dst)
@@ -215,12 +215,12 @@ func (e *CartPole) Render() *image.RGBA {
 }
 
 // RenderTo draws the frame Render returns into dst, without allocating. RenderTo panics with a
-// ShapeError unless dst's bounds are (0,0)-(600,400), and with ErrNotReset before the first Reset
-// or SetState.
+// ShapeError unless dst's bounds are (0,0)-(600,400), and with an error wrapping ErrNotReset before
+// the first Reset or SetState.
 func (e *CartPole) RenderTo(dst *image.RGBA) {
 	checkFrame("CartPole.RenderTo", dst, image.Rect(0, 0, cartPoleWidth, cartPoleHeight))
 	if !e.hasState {
-		panic(ErrNotReset)
+		panic(notReset("CartPole.RenderTo"))
 	}
 	c := raster.New(dst)
 	c.Fill(white)

@@ -17,9 +17,12 @@ var ErrAction = errors.New("invalid action")
 // non-finite (possible only from extreme states or parameters; the state is then left as it was).
 var ErrState = errors.New("invalid state")
 
-// ErrNotReset is returned by Step, and is the value Observe, Render and RenderTo panic with, when
-// the env has no state yet: neither Reset nor SetState has been called.
-var ErrNotReset = errors.New("classic: env used before Reset or SetState")
+// ErrNotReset is wrapped by the error Step returns, and by the error Observe, Render and RenderTo
+// panic with, when the env has no state yet: neither Reset nor SetState has been called.
+var ErrNotReset = errors.New("env used before Reset or SetState")
+
+// notReset returns the error of method for an env without state.
+func notReset(method string) error { return fmt.Errorf("classic: %s: %w", method, ErrNotReset) }
 
 // ShapeError is the value Observe and RenderTo panic with when their destination has the wrong
 // size, a programmer error like an index out of range.

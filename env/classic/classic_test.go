@@ -131,13 +131,13 @@ func TestNotReset(t *testing.T) {
 		if s := e.state(); s != nil {
 			t.Errorf("%s: State before Reset = %v, want nil", e.name, s)
 		}
-		if _, _, err := e.step(0); !errors.Is(err, classic.ErrNotReset) {
+		if _, _, err := e.step(0); !errors.Is(err, classic.ErrNotReset) || !strings.Contains(err.Error(), e.name+".Step") {
 			t.Errorf("%s: Step before Reset error %v, want ErrNotReset", e.name, err)
 		}
 		func() {
 			defer func() {
-				if r := recover(); r != classic.ErrNotReset {
-					t.Errorf("%s: Observe before Reset panicked with %v, want ErrNotReset", e.name, r)
+				if err, ok := recover().(error); !ok || !errors.Is(err, classic.ErrNotReset) || !strings.Contains(err.Error(), e.name+".Observe") {
+					t.Errorf("%s: Observe before Reset panicked with %v, want ErrNotReset naming the method", e.name, err)
 				}
 			}()
 			e.observe(make([]float32, e.obsLen))

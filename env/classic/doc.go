@@ -72,9 +72,9 @@
 // action (Gymnasium would carry the NaN into the state), a non-finite state, and a step whose
 // result would not be finite (possible only from extreme states or parameters). Finite actions
 // outside the bounds are clipped, as in Gymnasium; MountainCarContinuous's reward still charges
-// 0.1·a² on the action as given. Checking finiteness costs about 1 ns a step. Observe and Render
-// before the first Reset or SetState panic with ErrNotReset, like a use after Close; Step returns
-// it, as Gymnasium raises there.
+// 0.1·a² on the action as given. Checking finiteness costs an absolute value and a comparison per state value.
+// Observe and Render before the first Reset or SetState panic with an error wrapping
+// ErrNotReset, like a use after Close; Step returns that error, as Gymnasium raises there.
 //
 // SetState accepts any finite state, even one the dynamics cannot reach (Gymnasium lets one
 // assign env.unwrapped.state freely), and starts afresh: CartPole forgets that the pole has

@@ -93,26 +93,27 @@ func (e *MountainCar) SetState(s []float64) error {
 }
 
 // Observe writes the observation [position, velocity] (float32) into dst. Observe panics with a
-// ShapeError if len(dst) != 2, and with ErrNotReset before the first Reset or SetState.
+// ShapeError if len(dst) != 2, and with an error wrapping ErrNotReset before the first Reset or
+// SetState.
 func (e *MountainCar) Observe(dst []float32) {
 	checkObs("MountainCar.Observe", dst, 2)
 	if !e.hasState {
-		panic(ErrNotReset)
+		panic(notReset("MountainCar.Observe"))
 	}
 	dst[0], dst[1] = float32(e.state[0]), float32(e.state[1])
 }
 
 // Step accelerates left (0), not at all (1) or right (2) for one step and returns the reward, −1,
-// and whether the car has reached the goal. Step never truncates: MountainCarMaxEpisodeSteps is
-// the time limit's job. It returns an error wrapping ErrAction for another action, ErrNotReset
-// before the first Reset or SetState, and an error wrapping ErrState if the new state would not
-// be finite; on error the state is unchanged.
+// and whether the car has reached the goal. Step never truncates: MountainCarMaxEpisodeSteps is the
+// time limit's job. It returns an error wrapping ErrAction for another action, one wrapping
+// ErrNotReset before the first Reset or SetState, and an error wrapping ErrState if the new state
+// would not be finite; on error the state is unchanged.
 func (e *MountainCar) Step(action int) (reward float64, terminated bool, err error) {
 	if err := discreteAction("MountainCar", action, 3); err != nil {
 		return 0, false, err
 	}
 	if !e.hasState {
-		return 0, false, ErrNotReset
+		return 0, false, notReset("MountainCar.Step")
 	}
 	position, velocity := e.state[0], e.state[1]
 	velocity += float64(action-1)*e.Force + math.Cos(3*position)*(-e.Gravity)
@@ -131,8 +132,8 @@ func (e *MountainCar) Step(action int) (reward float64, terminated bool, err err
 
 // Render returns a new 600×400 frame of the scene, drawn as Gymnasium draws it (without
 // anti-aliasing): the black valley curve, the black car with its grey wheels tilted to the slope,
-// and the yellow flag at GoalPosition. Render panics with ErrNotReset before the first Reset or
-// SetState.
+// and the yellow flag at GoalPosition. Render panics with an error wrapping ErrNotReset before the
+// first Reset or SetState.
 func (e *MountainCar) Render() *image.RGBA {
 	dst := image.NewRGBA(image.Rect(0, 0, mountainWidth, mountainHeight))
 	e.RenderTo(dst)
@@ -140,12 +141,12 @@ func (e *MountainCar) Render() *image.RGBA {
 }
 
 // RenderTo draws the frame Render returns into dst, without allocating. RenderTo panics with a
-// ShapeError unless dst's bounds are (0,0)-(600,400), and with ErrNotReset before the first Reset
-// or SetState.
+// ShapeError unless dst's bounds are (0,0)-(600,400), and with an error wrapping ErrNotReset before
+// the first Reset or SetState.
 func (e *MountainCar) RenderTo(dst *image.RGBA) {
 	checkFrame("MountainCar.RenderTo", dst, image.Rect(0, 0, mountainWidth, mountainHeight))
 	if !e.hasState {
-		panic(ErrNotReset)
+		panic(notReset("MountainCar.RenderTo"))
 	}
 	renderMountain(dst, e.state[0], e.MinPosition, e.MaxPosition, e.GoalPosition)
 }
@@ -233,11 +234,12 @@ func (e *MountainCarContinuous) SetState(s []float64) error {
 }
 
 // Observe writes the observation [position, velocity] (float32) into dst. Observe panics with a
-// ShapeError if len(dst) != 2, and with ErrNotReset before the first Reset or SetState.
+// ShapeError if len(dst) != 2, and with an error wrapping ErrNotReset before the first Reset or
+// SetState.
 func (e *MountainCarContinuous) Observe(dst []float32) {
 	checkObs("MountainCarContinuous.Observe", dst, 2)
 	if !e.hasState {
-		panic(ErrNotReset)
+		panic(notReset("MountainCarContinuous.Observe"))
 	}
 	dst[0], dst[1] = float32(e.state[0]), float32(e.state[1])
 }
@@ -245,14 +247,15 @@ func (e *MountainCarContinuous) Observe(dst []float32) {
 // Step applies the force action (clipped to [MinAction, MaxAction]) for one step and returns the
 // reward and whether the car has reached the goal. Step never truncates:
 // MountainCarContinuousMaxEpisodeSteps is the time limit's job. It returns an error wrapping
-// ErrAction for a NaN or infinite action, ErrNotReset before the first Reset or SetState, and an
-// error wrapping ErrState if the new state would not be finite; on error the state is unchanged.
+// ErrAction for a NaN or infinite action, one wrapping ErrNotReset before the first Reset or
+// SetState, and an error wrapping ErrState if the new state would not be finite; on error the state
+// is unchanged.
 func (e *MountainCarContinuous) Step(action float32) (reward float64, terminated bool, err error) {
 	if err := continuousAction("MountainCarContinuous", action); err != nil {
 		return 0, false, err
 	}
 	if !e.hasState {
-		return 0, false, ErrNotReset
+		return 0, false, notReset("MountainCarContinuous.Step")
 	}
 	// Gymnasium computes in float64 (numpy 1.x promotes the float32 action when it meets a
 	// Python float) and stores the new state as float32.
@@ -280,7 +283,8 @@ func (e *MountainCarContinuous) Step(action float32) (reward float64, terminated
 }
 
 // Render returns a new 600×400 frame of the scene, the one MountainCar draws, with the flag at
-// GoalPosition. Render panics with ErrNotReset before the first Reset or SetState.
+// GoalPosition. Render panics with an error wrapping ErrNotReset before the first Reset or
+// SetState.
 func (e *MountainCarContinuous) Render() *image.RGBA {
 	dst := image.NewRGBA(image.Rect(0, 0, mountainWidth, mountainHeight))
 	e.RenderTo(dst)
@@ -288,12 +292,12 @@ func (e *MountainCarContinuous) Render() *image.RGBA {
 }
 
 // RenderTo draws the frame Render returns into dst, without allocating. RenderTo panics with a
-// ShapeError unless dst's bounds are (0,0)-(600,400), and with ErrNotReset before the first Reset
-// or SetState.
+// ShapeError unless dst's bounds are (0,0)-(600,400), and with an error wrapping ErrNotReset before
+// the first Reset or SetState.
 func (e *MountainCarContinuous) RenderTo(dst *image.RGBA) {
 	checkFrame("MountainCarContinuous.RenderTo", dst, image.Rect(0, 0, mountainWidth, mountainHeight))
 	if !e.hasState {
-		panic(ErrNotReset)
+		panic(notReset("MountainCarContinuous.RenderTo"))
 	}
 	renderMountain(dst, e.state[0], e.MinPosition, e.MaxPosition, e.GoalPosition)
 }

@@ -86,28 +86,29 @@ func (e *Pendulum) SetState(s []float64) error {
 }
 
 // Observe writes the observation [cos θ, sin θ, θ̇] (float32) into dst. Observe panics with a
-// ShapeError if len(dst) != 3, and with ErrNotReset before the first Reset or SetState.
+// ShapeError if len(dst) != 3, and with an error wrapping ErrNotReset before the first Reset or
+// SetState.
 func (e *Pendulum) Observe(dst []float32) {
 	checkObs("Pendulum.Observe", dst, 3)
 	if !e.hasState {
-		panic(ErrNotReset)
+		panic(notReset("Pendulum.Observe"))
 	}
 	s, c := math.Sincos(e.state[0])
 	dst[0], dst[1], dst[2] = float32(c), float32(s), float32(e.state[1])
 }
 
 // Step applies the torque action (clipped to ±MaxTorque, rounded to float32) for Dt seconds with
-// Gymnasium's semi-implicit Euler step and returns the reward; terminated is always false, and
-// Step never truncates: PendulumMaxEpisodeSteps is the time limit's job. It returns an error
-// wrapping ErrAction for a NaN or infinite action, ErrNotReset before the first Reset or
-// SetState, and an error wrapping ErrState if the new state or the reward would not be finite;
-// on error the state is unchanged.
+// Gymnasium's semi-implicit Euler step and returns the reward; terminated is always false, and Step
+// never truncates: PendulumMaxEpisodeSteps is the time limit's job. It returns an error wrapping
+// ErrAction for a NaN or infinite action, one wrapping ErrNotReset before the first Reset or
+// SetState, and an error wrapping ErrState if the new state or the reward would not be finite; on
+// error the state is unchanged.
 func (e *Pendulum) Step(action float32) (reward float64, terminated bool, err error) {
 	if err := continuousAction("Pendulum", action); err != nil {
 		return 0, false, err
 	}
 	if !e.hasState {
-		return 0, false, ErrNotReset
+		return 0, false, notReset("Pendulum.Step")
 	}
 	// numpy clips the float32 action to bounds rounded to float32; the rest is computed in
 	// float64 (numpy 1.x promotes a float32 scalar meeting a Python number).
@@ -146,8 +147,9 @@ var rodColor = color.RGBA{204, 77, 77, 255}
 
 // Render returns a new 500×500 frame of the scene, drawn as Gymnasium draws it (without
 // anti-aliasing): the red rod with rounded ends, the black pivot, and, after a Step, a black
-// circular arrow sized by the last torque (counter-clockwise for a positive torque; Gymnasium
-// shows a bitmap there). Render panics with ErrNotReset before the first Reset or SetState.
+// circular arrow sized by the last torque (counter-clockwise for a positive torque; Gymnasium shows
+// a bitmap there). Render panics with an error wrapping ErrNotReset before the first Reset or
+// SetState.
 func (e *Pendulum) Render() *image.RGBA {
 	dst := image.NewRGBA(image.Rect(0, 0, pendulumSize, pendulumSize))
 	e.RenderTo(dst)
@@ -155,12 +157,12 @@ func (e *Pendulum) Render() *image.RGBA {
 }
 
 // RenderTo draws the frame Render returns into dst, without allocating. RenderTo panics with a
-// ShapeError unless dst's bounds are (0,0)-(500,500), and with ErrNotReset before the first Reset
-// or SetState.
+// ShapeError unless dst's bounds are (0,0)-(500,500), and with an error wrapping ErrNotReset before
+// the first Reset or SetState.
 func (e *Pendulum) RenderTo(dst *image.RGBA) {
 	checkFrame("Pendulum.RenderTo", dst, image.Rect(0, 0, pendulumSize, pendulumSize))
 	if !e.hasState {
-		panic(ErrNotReset)
+		panic(notReset("Pendulum.RenderTo"))
 	}
 	c := raster.New(dst)
 	c.Fill(white)
