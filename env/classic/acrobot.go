@@ -136,7 +136,7 @@ func (e *Acrobot) Step(action int) (reward float64, terminated bool, err error) 
 	// One step of the classical fourth-order Runge–Kutta method, in the operation order of
 	// Gymnasium's rk4 with t = [0, Dt].
 	y0 := e.state
-	dt := e.Dt - 0
+	dt := e.Dt
 	dt2 := dt / 2.0
 	k1 := e.dsdt(y0, torque)
 	k2 := e.dsdt(axpy(y0, dt2, k1), torque)

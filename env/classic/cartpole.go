@@ -48,9 +48,9 @@ type CartPole struct {
 
 	state    [4]float64
 	hasState bool
-	// beyond counts the steps taken after the one that terminated the episode (Gymnasium's
-	// steps_beyond_terminated); −1 while the episode has not terminated.
-	beyond int
+	// fallen records that a step has terminated the episode (Gymnasium's
+	// steps_beyond_terminated is not None).
+	fallen bool
 }
 
 // NewCartPole returns a CartPole with Gymnasium's parameters and no state: call Reset or
@@ -65,7 +65,6 @@ func NewCartPole() *CartPole {
 		Tau:            0.02,
 		ThetaThreshold: 12 * 2 * pi / 360,
 		XThreshold:     2.4,
-		beyond:         -1,
 	}
 }
 
@@ -86,7 +85,7 @@ func (e *CartPole) Reset(rng *rand.Rand) {
 		e.state[i] = uniform(rng, -0.05, 0.05)
 	}
 	e.hasState = true
-	e.beyond = -1
+	e.fallen = false
 }
 
 // State returns a copy of the state [x, ẋ, θ, θ̇], or nil before the first Reset or SetState.
@@ -106,7 +105,7 @@ func (e *CartPole) SetState(s []float64) error {
 	}
 	copy(e.state[:], s)
 	e.hasState = true
-	e.beyond = -1
+	e.fallen = false
 	return nil
 }
 
@@ -174,14 +173,13 @@ func (e *CartPole) Step(action int) (reward float64, terminated bool, err error)
 		if e.SuttonBartoReward {
 			reward = 0
 		}
-	case e.beyond < 0: // the pole has just fallen
-		e.beyond = 0
+	case !e.fallen: // the pole has just fallen
+		e.fallen = true
 		reward = 1
 		if e.SuttonBartoReward {
 			reward = -1
 		}
 	default:
-		e.beyond++
 		reward = 0
 		if e.SuttonBartoReward {
 			reward = -1

@@ -35,9 +35,11 @@
 //     computes: the same operations in the same order and precision, so states agree to within
 //     the last bit or two of float64 (Go's and glibc's sin and cos may differ there). The tests
 //     check every step of the recorded reference trajectories to 1e-12.
-//   - After a successful Step the state is finite; MountainCarContinuous's state holds float32
-//     values, Acrobot's angles lie in [−π, π], and the clipped quantities (MountainCar velocity
-//     and position, Pendulum θ̇, Acrobot θ̇₁ and θ̇₂) lie within their limits.
+//   - After a successful Step the state is finite; Acrobot's angles lie in [−π, π], and the
+//     clipped quantities (MountainCar's position and velocity, Pendulum's θ̇, Acrobot's θ̇₁ and
+//     θ̇₂) lie within their limits. MountainCarContinuous's state holds float32 values, so its
+//     clipped position and velocity may exceed their limits by the float32 rounding of the
+//     limit, as in Gymnasium.
 //   - A failing call (Step or SetState returning an error) leaves the env unchanged.
 //   - Step, Observe, Reset and RenderTo do not allocate.
 //   - An env is not safe for concurrent use; distinct envs share nothing.
