@@ -94,5 +94,6 @@
 // colours, without anti-aliasing, and Pendulum's torque arrow is drawn as a ring with an
 // arrowhead instead of Gymnasium's bitmap. RenderTo reuses the caller's frame and does not
 // allocate; Render allocates one frame per call, as Gymnasium's rgb_array mode returns a new
-// array. Clearing the 600×400 frame dominates the cost (about 60 µs per CartPole frame).
+// array. Clearing the frame is most of the cost: 32–54 µs of the 51–69 µs a CartPole frame takes
+// (raster's BenchmarkFill against BenchmarkRenderTo, on a shared 2-core machine).
 package classic

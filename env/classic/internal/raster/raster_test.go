@@ -187,3 +187,15 @@ func TestSectorNaive(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFill clears a 600×400 frame, the largest scene's background; it is most of a scene's
+// rendering time.
+func BenchmarkFill(b *testing.B) {
+	img := image.NewRGBA(image.Rect(0, 0, 600, 400))
+	c := New(img)
+	b.SetBytes(int64(len(img.Pix)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		c.Fill(bg)
+	}
+}
