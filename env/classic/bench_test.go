@@ -48,6 +48,7 @@ func BenchmarkCartPoleStep(b *testing.B) {
 	e := classic.NewCartPole()
 	e.Reset(rng)
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r, terminated, err := e.Step(i & 1)
 		if err != nil {
@@ -66,6 +67,7 @@ func BenchmarkObserve(b *testing.B) {
 			e.reset(rand.New(rand.NewPCG(1, 2)))
 			obs := make([]float32, e.obsLen)
 			b.ReportAllocs()
+			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				e.observe(obs)
 			}

@@ -195,6 +195,7 @@ func BenchmarkFill(b *testing.B) {
 	c := New(img)
 	b.SetBytes(int64(len(img.Pix)))
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c.Fill(bg)
 	}
