@@ -212,8 +212,9 @@ func binary(op binOp, xv, yv any) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	shape, err := BroadcastShapes(x.shape(), y.shape())
-	if err != nil {
+	var buf [walkStack]int
+	shape, ok := broadcastPair(x.shape(), y.shape(), buf[:0])
+	if !ok {
 		return nil, errorf(ErrShape, "operands could not be broadcast together with shapes %s %s", shapeString(x.shape()), shapeString(y.shape()))
 	}
 	xa, err := x.as(work)
@@ -443,6 +444,30 @@ func (a *Array) inplace(op binOp, yv any) error {
 	}
 	apply(op, a, a, ya)
 	return nil
+}
+
+// broadcastPair appends to buf the broadcast shape of x and y, reporting
+// false if they do not broadcast.
+func broadcastPair(x, y []int, buf []int) ([]int, bool) {
+	n := max(len(x), len(y))
+	for i := 0; i < n; i++ {
+		dx, dy := 1, 1
+		if j := i - (n - len(x)); j >= 0 {
+			dx = x[j]
+		}
+		if j := i - (n - len(y)); j >= 0 {
+			dy = y[j]
+		}
+		switch {
+		case dx == dy || dy == 1:
+			buf = append(buf, dx)
+		case dx == 1:
+			buf = append(buf, dy)
+		default:
+			return nil, false
+		}
+	}
+	return buf, true
 }
 
 // broadcastsTo reports whether shape from broadcasts to shape to.

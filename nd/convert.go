@@ -142,6 +142,11 @@ func convert(dst, src *Array, sst []int) error {
 // copySame copies src into dst, both of the same dtype. Data movement only
 // depends on the element size, so numeric dtypes share four kernels.
 func copySame(dst, src *Array, sst []int) {
+	if dst.IsContiguous() && equalInts(sst, dst.strides) {
+		// Same layout, no broadcast: src's elements are contiguous too.
+		copyFlat(dst, dst.off, src, src.off, dst.size)
+		return
+	}
 	switch {
 	case dst.dt == Object:
 		copyRuns[any](dst, src, sst)
@@ -153,6 +158,26 @@ func copySame(dst, src *Array, sst []int) {
 		copyRuns[uint32](dst, src, sst)
 	default:
 		copyRuns[uint64](dst, src, sst)
+	}
+}
+
+// copyFlat copies n elements from src's buffer at soff to dst's at doff
+// (same dtype).
+func copyFlat(dst *Array, doff int, src *Array, soff, n int) {
+	if n == 0 {
+		return
+	}
+	switch {
+	case dst.dt == Object:
+		copy(elems[any](dst)[doff:doff+n], elems[any](src)[soff:soff+n])
+	case dst.dt.Size() == 1:
+		copy(elems[uint8](dst)[doff:doff+n], elems[uint8](src)[soff:soff+n])
+	case dst.dt.Size() == 2:
+		copy(elems[uint16](dst)[doff:doff+n], elems[uint16](src)[soff:soff+n])
+	case dst.dt.Size() == 4:
+		copy(elems[uint32](dst)[doff:doff+n], elems[uint32](src)[soff:soff+n])
+	default:
+		copy(elems[uint64](dst)[doff:doff+n], elems[uint64](src)[soff:soff+n])
 	}
 }
 
@@ -339,10 +364,10 @@ func (a *Array) fill(v any) error {
 	}
 	s, ok := scalarOf(v)
 	if !ok {
-		return errorf(ErrCast, "cannot assign %s to a %v array", describe(v), a.dt)
+		return errorf(ErrCast, "cannot assign %s to an array of dtype %v", describe(v), a.dt)
 	}
 	if !s.fits(a.dt) {
-		return errorf(ErrCast, "cannot assign %v (%v) to a %v array: the value does not fit", v, s.dt, a.dt)
+		return errorf(ErrCast, "cannot assign %v (%v) to an array of dtype %v: the value does not fit", v, s.dt, a.dt)
 	}
 	switch a.dt {
 	case Bool:

@@ -74,7 +74,12 @@ func stackInto(dst *Array, axis int, arrs []*Array) error {
 		axis += len(dst.shape)
 	}
 	var buf [2 * walkStack]int
+	flat := axis == 0 && dst.IsContiguous()
 	for k, a := range arrs {
+		if flat && a.dt == dst.dt && a.IsContiguous() && a.ptr != dst.ptr {
+			copyFlat(dst, dst.off+k*a.size, a, a.off, a.size)
+			continue
+		}
 		slot := dst.slab(buf[:], axis, k, 1, true)
 		if err := CopyTo(&slot, a); err != nil {
 			return err
@@ -186,8 +191,14 @@ func concatInto(dst *Array, axis int, arrs []*Array) error {
 		axis += len(dst.shape)
 	}
 	var buf [2 * walkStack]int
+	flat := axis == 0 && dst.IsContiguous()
 	pos := 0
 	for _, a := range arrs {
+		if flat && a.dt == dst.dt && a.IsContiguous() && a.ptr != dst.ptr {
+			copyFlat(dst, dst.off+pos*dst.size/max(dst.shape[0], 1), a, a.off, a.size)
+			pos += a.shape[0]
+			continue
+		}
 		slot := dst.slab(buf[:], axis, pos, a.shape[axis], false)
 		if err := CopyTo(&slot, a); err != nil {
 			return err

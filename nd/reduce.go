@@ -14,28 +14,27 @@ func Sum(a *Array, axis ...int) (*Array, error) {
 	}
 	switch a.dt {
 	case Bool:
-		return sumAs[uint8, int64](a, ax, Int64), nil
+		return sumAs[uint8, int64, int64](a, ax, Int64), nil
 	case Uint8:
-		return sumAs[uint8, uint64](a, ax, Uint64), nil
+		return sumAs[uint8, uint64, uint64](a, ax, Uint64), nil
 	case Int8:
-		return sumAs[int8, int64](a, ax, Int64), nil
+		return sumAs[int8, int64, int64](a, ax, Int64), nil
 	case Int16:
-		return sumAs[int16, int64](a, ax, Int64), nil
+		return sumAs[int16, int64, int64](a, ax, Int64), nil
 	case Int32:
-		return sumAs[int32, int64](a, ax, Int64), nil
+		return sumAs[int32, int64, int64](a, ax, Int64), nil
 	case Int64:
-		return sumAs[int64, int64](a, ax, Int64), nil
+		return sumAs[int64, int64, int64](a, ax, Int64), nil
 	case Uint16:
-		return sumAs[uint16, uint64](a, ax, Uint64), nil
+		return sumAs[uint16, uint64, uint64](a, ax, Uint64), nil
 	case Uint32:
-		return sumAs[uint32, uint64](a, ax, Uint64), nil
+		return sumAs[uint32, uint64, uint64](a, ax, Uint64), nil
 	case Uint64:
-		return sumAs[uint64, uint64](a, ax, Uint64), nil
+		return sumAs[uint64, uint64, uint64](a, ax, Uint64), nil
 	case Float32:
-		s := sumAs[float32, float64](a, ax, Float64)
-		return s.AsType(Float32)
+		return sumAs[float32, float64, float32](a, ax, Float32), nil
 	}
-	return sumAs[float64, float64](a, ax, Float64), nil
+	return sumAs[float64, float64, float64](a, ax, Float64), nil
 }
 
 // Mean returns the arithmetic mean, over the whole array or along one axis
@@ -57,25 +56,25 @@ func Mean(a *Array, axis ...int) (*Array, error) {
 	var s *Array
 	switch a.dt {
 	case Bool, Uint8:
-		s = sumAs[uint8, float64](a, ax, Float64)
+		s = sumAs[uint8, float64, float64](a, ax, Float64)
 	case Int8:
-		s = sumAs[int8, float64](a, ax, Float64)
+		s = sumAs[int8, float64, float64](a, ax, Float64)
 	case Int16:
-		s = sumAs[int16, float64](a, ax, Float64)
+		s = sumAs[int16, float64, float64](a, ax, Float64)
 	case Int32:
-		s = sumAs[int32, float64](a, ax, Float64)
+		s = sumAs[int32, float64, float64](a, ax, Float64)
 	case Int64:
-		s = sumAs[int64, float64](a, ax, Float64)
+		s = sumAs[int64, float64, float64](a, ax, Float64)
 	case Uint16:
-		s = sumAs[uint16, float64](a, ax, Float64)
+		s = sumAs[uint16, float64, float64](a, ax, Float64)
 	case Uint32:
-		s = sumAs[uint32, float64](a, ax, Float64)
+		s = sumAs[uint32, float64, float64](a, ax, Float64)
 	case Uint64:
-		s = sumAs[uint64, float64](a, ax, Float64)
+		s = sumAs[uint64, float64, float64](a, ax, Float64)
 	case Float32:
-		s = sumAs[float32, float64](a, ax, Float64)
+		s = sumAs[float32, float64, float64](a, ax, Float64)
 	default:
-		s = sumAs[float64, float64](a, ax, Float64)
+		s = sumAs[float64, float64, float64](a, ax, Float64)
 	}
 	v := elems[float64](s)
 	for i := range v {
@@ -233,16 +232,18 @@ func reducedShape(a *Array, ax int) []int {
 	return append(s, a.shape[ax+1:]...)
 }
 
-func sumAs[T number, A int64 | uint64 | float64](a *Array, ax int, dt DType) *Array {
+// sumAs sums lines of T in an accumulator of type A and stores them as O,
+// the element type of dtype dt.
+func sumAs[T number, A int64 | uint64 | float64, O number](a *Array, ax int, dt DType) *Array {
 	out := newArray(dt, reducedShape(a, ax))
-	o, x := elems[A](out), elems[T](a)
+	o, x := elems[O](out), elems[T](a)
 	lines(a, ax, func(k, off, n, step int) {
 		var s A
 		for j := 0; j < n; j++ {
 			s += A(x[off])
 			off += step
 		}
-		o[k] = s
+		o[k] = O(s)
 	})
 	return out
 }

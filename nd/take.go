@@ -83,12 +83,29 @@ func takeRows[T any](dst, a *Array, rows []int) {
 	}
 	if rowsContiguous(a) && rowsContiguous(dst) {
 		ds, ss := dst.strides[0], a.strides[0]
-		for k, r := range rows {
-			if r < 0 {
-				r += n
+		// Rows of 1, 2 or 4 elements (scalars per step, small observation
+		// vectors) are moved as fixed-size arrays, which the compiler turns
+		// into plain loads and stores; a call to memmove costs more.
+		switch rowLen {
+		case 1:
+			for k, r := range rows {
+				if r < 0 {
+					r += n
+				}
+				d[dst.off+k*ds] = s[a.off+r*ss]
 			}
-			do, so := dst.off+k*ds, a.off+r*ss
-			copy(d[do:do+rowLen], s[so:so+rowLen])
+		case 2:
+			take2(d, s, rows, n, dst.off, ds, a.off, ss)
+		case 4:
+			take4(d, s, rows, n, dst.off, ds, a.off, ss)
+		default:
+			for k, r := range rows {
+				if r < 0 {
+					r += n
+				}
+				do, so := dst.off+k*ds, a.off+r*ss
+				copy(d[do:do+rowLen], s[so:so+rowLen])
+			}
 		}
 		return
 	}
@@ -104,6 +121,27 @@ func takeRows[T any](dst, a *Array, rows []int) {
 				si += st[1]
 			}
 		})
+	}
+}
+
+// take2 and take4 copy rows of 2 and 4 elements as fixed-size arrays.
+func take2[T any](d, s []T, rows []int, n, doff, ds, soff, ss int) {
+	for k, r := range rows {
+		if r < 0 {
+			r += n
+		}
+		do, so := doff+k*ds, soff+r*ss
+		*(*[2]T)(d[do : do+2]) = *(*[2]T)(s[so : so+2])
+	}
+}
+
+func take4[T any](d, s []T, rows []int, n, doff, ds, soff, ss int) {
+	for k, r := range rows {
+		if r < 0 {
+			r += n
+		}
+		do, so := doff+k*ds, soff+r*ss
+		*(*[4]T)(d[do : do+4]) = *(*[4]T)(s[so : so+4])
 	}
 }
 
