@@ -399,12 +399,31 @@ func compareObjects(op binOp, dst, xa, ya *Array, xs, ys []int) {
 	walk(dst.shape, 3, [3][]int{dst.strides, xs, ys}, [3]int{dst.off, xa.off, ya.off}, func(o [3]int, n int, st [3]int) {
 		di, xi, yi := o[0], o[1], o[2]
 		for k := 0; k < n; k++ {
-			d[di] = equalObjects(x[xi], y[yi]) == (op == opEq)
+			d[di] = sameValue(x[xi], y[yi]) == (op == opEq)
 			di += st[0]
 			xi += st[1]
 			yi += st[2]
 		}
 	})
+}
+
+// sameValue is == for Object elements: Go numbers and bools compare by
+// value whatever their Go types (int(1) == int64(1) == 1.0 == true), other
+// values as in Equal.
+func sameValue(x, y any) bool {
+	sx, okx := scalarOf(x)
+	sy, oky := scalarOf(y)
+	if !okx || !oky {
+		return equalObjects(x, y)
+	}
+	fx, fy := sx.dt.kind() == kindFloat, sy.dt.kind() == kindFloat
+	switch {
+	case fx || fy:
+		return sx.f == sy.f
+	case sx.neg || sy.neg:
+		return sx.neg == sy.neg && sx.i == sy.i
+	}
+	return sx.u == sy.u
 }
 
 // inplace computes a = a op y.

@@ -47,6 +47,8 @@ func TestArithmetic(t *testing.T) {
 		{"ge", nd.Ge, f32, 2, nd.Bool, []int{2, 2}, []bool{false, true, false, true}},
 		{"uint8 < 300 compares exactly", nd.Lt, nd.MustNew([]uint8{255}), 300, nd.Bool, []int{1}, []bool{true}},
 		{"object eq", nd.Eq, nd.MustNew([]any{1, "a", nil}), nd.MustNew([]any{1, "b", nil}), nd.Bool, []int{3}, []bool{true, false, true}},
+		{"object eq numbers by value", nd.Eq, nd.MustNew([]any{1, "a", 2.0}), nd.MustNew([]int{1, 1, 2}), nd.Bool, []int{3}, []bool{true, false, true}},
+		{"object ne scalar", nd.Ne, nd.MustNew([]any{int8(3), nil}), 3, nd.Bool, []int{2}, []bool{false, true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

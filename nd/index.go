@@ -666,12 +666,12 @@ func valueArray(v any, dt DType) (*Array, error) {
 	if !CanCast(src.dt, dt) {
 		// Go integers are checked by value (numpy's rule for Python ints).
 		if src.dt.kind() == kindObject || src.dt.kind() > dt.kind() && !(src.dt.IsInteger() && dt.IsInteger()) {
-			return nil, errorf(ErrCast, "cannot assign Go values of dtype %v to a %v array", src.dt, dt)
+			return nil, errorf(ErrCast, "cannot assign Go values of dtype %v to an array of dtype %v", src.dt, dt)
 		}
 		for i := 0; i < src.size; i++ {
 			s, _ := scalarOf(src.value(i))
 			if !s.fits(dt) {
-				return nil, errorf(ErrCast, "cannot assign %v to a %v array: the value does not fit", s.v, dt)
+				return nil, errorf(ErrCast, "cannot assign %v to an array of dtype %v: the value does not fit", s.v, dt)
 			}
 		}
 	}

@@ -19,6 +19,7 @@ func Stack(axis int, arrs ...*Array) (*Array, error) {
 // under the "same_kind" rule (an error wrapping ErrCast otherwise). StackTo
 // does not allocate. It panics if dst's shape is not the stacked shape, and
 // returns an error, leaving dst unchanged, if the inputs' shapes differ.
+// The inputs must not share memory with dst.
 func StackTo(dst *Array, axis int, arrs ...*Array) error {
 	var buf [walkStack]int
 	shape, _, err := stackShape(axis, arrs, buf[:])
@@ -137,7 +138,7 @@ func Concatenate(axis int, arrs ...*Array) (*Array, error) {
 // dst's dtype under the "same_kind" rule (an error wrapping ErrCast
 // otherwise). ConcatenateTo does not allocate. It panics if dst's shape is
 // not the concatenated shape, and returns an error, leaving dst unchanged,
-// if the inputs disagree.
+// if the inputs disagree. The inputs must not share memory with dst.
 func ConcatenateTo(dst *Array, axis int, arrs ...*Array) error {
 	var buf [walkStack]int
 	shape, _, err := concatShape(axis, arrs, buf[:])
@@ -192,10 +193,14 @@ func concatInto(dst *Array, axis int, arrs []*Array) error {
 	}
 	var buf [2 * walkStack]int
 	flat := axis == 0 && dst.IsContiguous()
+	rowSize := 0
+	if dst.shape[0] > 0 {
+		rowSize = dst.size / dst.shape[0]
+	}
 	pos := 0
 	for _, a := range arrs {
 		if flat && a.dt == dst.dt && a.IsContiguous() && a.ptr != dst.ptr {
-			copyFlat(dst, dst.off+pos*dst.size/max(dst.shape[0], 1), a, a.off, a.size)
+			copyFlat(dst, dst.off+pos*rowSize, a, a.off, a.size)
 			pos += a.shape[0]
 			continue
 		}

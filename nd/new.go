@@ -49,6 +49,11 @@ func fromGo(v any, object bool) (*Array, error) {
 		}
 		return x.Copy(), nil
 	case []*Array:
+		for _, e := range x {
+			if e == nil {
+				return nil, errorf(ErrValue, "New: nil *Array element")
+			}
+		}
 		return Stack(0, x...)
 	}
 	if !isSequence(v) {
