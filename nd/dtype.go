@@ -160,7 +160,7 @@ func CanCast(from, to DType) bool {
 	return from.kind() <= to.kind()
 }
 
-// dtypeOfGo returns the dtype of a Go element type T and whether T is one
+// dtypeOf returns the dtype of a Go element type T and whether T is one
 // of the element types (bool, the sized ints and uints, float32, float64,
 // or any for Object).
 func dtypeOf[T any]() (DType, bool) {
@@ -197,7 +197,7 @@ func dtypeOf[T any]() (DType, bool) {
 	return 0, false
 }
 
-// scalarInfo describes a Go scalar value: its dtype when stored, whether it
+// scalar describes a Go scalar value: its dtype when stored, whether it
 // is weak in numpy 2's sense (NEP 50: Go int, float64 and bool behave like
 // Python's int, float and bool), and its value as float64 / int64 / uint64
 // for range checks.

@@ -1,6 +1,7 @@
 package nd_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gorl/gorl/nd"
@@ -147,4 +148,37 @@ func ExampleTakeTo() {
 	// Output:
 	// array([[3., 3.],
 	//        [0., 0.]], dtype=float32)
+}
+
+func ExampleResultType() {
+	fmt.Println(nd.ResultType(nd.Int64, nd.Float32))
+	fmt.Println(nd.ResultType(nd.Int8, nd.Uint8))
+	fmt.Println(nd.CanCast(nd.Float64, nd.Int64))
+	fmt.Println(nd.Float32.Size())
+	// Output:
+	// float64
+	// int16
+	// false
+	// 4
+}
+
+func ExampleIndex() {
+	a := nd.MustNew([][][]int{{{0, 1}, {2, 3}}, {{4, 5}, {6, 7}}})
+	idx := []nd.Index{nd.Ellipsis(), nd.Step(-1), nd.I(0)} // a[..., ::-1, 0]
+	fmt.Println(idx[0], idx[1], idx[2], nd.Ints(1, 0))
+	fmt.Println(a.Index(idx...))
+	// Output:
+	// ... ::-1 0 [1, 0]
+	// array([[2, 0],
+	//        [6, 4]])
+}
+
+func ExampleError() {
+	a := nd.Zeros(nd.Float32, 3, 2)
+	err := a.SetRow(0, nd.MustNew([]float32{1, 2, 3}))
+	fmt.Println(errors.Is(err, nd.ErrShape))
+	fmt.Println(err)
+	// Output:
+	// true
+	// nd: could not broadcast input array from shape (3,) into shape (2,)
 }
