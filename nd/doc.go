@@ -27,6 +27,9 @@
 //     not allowed) returns an error; programmer errors (an index out of
 //     range, a destination of the wrong shape) panic. Both carry an [*Error]
 //     wrapping one of ErrShape, ErrIndex, ErrCast, ErrDType, ErrValue.
+//   - Arrays hold no locks: any number of goroutines may read an array, but
+//     writes (through any view of the same buffer) need the caller's
+//     synchronization.
 //
 // # Aliasing
 //

@@ -165,6 +165,9 @@ func TestProperties(t *testing.T) {
 		t.Fatal("Data does not share memory")
 	}
 	mustPanic(t, nd.ErrDType, func() { nd.Data[float64](a) })
+	if got := nd.Data[int64](nd.Zeros(nd.Int64, 0, 3).Index(nd.All(), nd.I(2))); len(got) != 0 {
+		t.Fatalf("Data of an empty view: %v", got)
+	}
 	mustPanic(t, nd.ErrShape, func() { nd.Data[int64](a.Transpose()) })
 	v := a.Index(nd.I(1))
 	if got := nd.Data[int64](v); len(got) != 12 || got[0] != 12 {
