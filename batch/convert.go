@@ -1,0 +1,317 @@
+package batch
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/gorl/gorl/nd"
+)
+
+// New returns a Batch built from alternating key, value arguments, in that
+// order: batch.New("a", 4, "b", []int{5, 5}, "c", "hello"). Values are
+// converted as seed 001 §3.2 describes:
+//
+//   - a Go number or bool becomes a 0-d array (int → int64, float64 →
+//     float64, sized types keep their dtype; named types count as their
+//     underlying type);
+//   - a slice or Go array becomes an array through nd.New (a copy): numbers
+//     promote to one dtype, a mix with strings, nil or other values gives
+//     an Object array keeping each element's Go value, and a ragged nested
+//     slice gives a 1-d Object array of its elements (each inner slice made
+//     an array), as numpy does with dtype=object;
+//   - a non-empty slice whose elements are all maps or *Batch values is
+//     stacked into one Batch (FromRows);
+//   - a map with string keys becomes a nested Batch (FromMap: keys in
+//     sorted order); a map with other keys is an error;
+//   - an *nd.Array, *Batch or custom Leaf is stored as it is (a reference;
+//     see NewCopy), an empty *Batch reserving the key;
+//   - nil, and a nil *nd.Array or *Batch, is stored as nil (None);
+//   - a string stays a string, and any other Go value (a struct, a
+//     pointer, a complex number) is kept as it is, as a scalar.
+//
+// New returns an error wrapping ErrValue for an odd number of arguments,
+// ErrKey for a key that is not a string, is empty, holds Sep or repeats,
+// and the conversion's error (naming the key) for a value that cannot be
+// converted.
+func New(kv ...any) (*Batch, error) { return fromPairs(kv, false) }
+
+// NewCopy is New with Tianshou's copy=True: arrays and Batches given as
+// values are deep-copied (Clone), so the Batch shares no memory with the
+// caller. Custom leaves are still referenced (they are treated as
+// immutable).
+func NewCopy(kv ...any) (*Batch, error) { return fromPairs(kv, true) }
+
+// MustNew is like New but panics on error; for tests and initialization.
+func MustNew(kv ...any) *Batch {
+	b, err := New(kv...)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func fromPairs(kv []any, cp bool) (*Batch, error) {
+	if len(kv)%2 != 0 {
+		return nil, &Error{Kind: ErrValue, Msg: fmt.Sprintf("New needs key, value pairs: %d arguments", len(kv))}
+	}
+	b := newBatch(len(kv) / 2)
+	for i := 0; i < len(kv); i += 2 {
+		key, ok := kv[i].(string)
+		if !ok {
+			return nil, &Error{Kind: ErrKey, Msg: "key " + describe(kv[i]) + " is not a string"}
+		}
+		if err := checkKey(key, nil); err != nil {
+			return nil, err
+		}
+		if b.find(key) >= 0 {
+			return nil, &Error{Kind: ErrKey, Path: key, Msg: "repeated key"}
+		}
+		p := &path{nil, key}
+		v, err := convert(kv[i+1], cp, p)
+		if err != nil {
+			return nil, err
+		}
+		b.ents = append(b.ents, entry{key, v})
+	}
+	return b, nil
+}
+
+// FromMap returns a Batch holding m's entries converted as New converts
+// values (nested maps become nested Batches). Go maps have no order, so the
+// keys are taken in sorted (byte-wise) order; build from key, value pairs
+// with New to choose the order. It returns New's errors.
+func FromMap(m map[string]any) (*Batch, error) {
+	return mapBatch(reflect.ValueOf(m), false, nil)
+}
+
+// FromRows stacks a list of rows into one Batch, Tianshou's
+// Batch([{...}, {...}]): each row is a *Batch or a map with string keys
+// (converted by FromMap), and the rows are joined with Stack(0, …), so
+// missing keys are padded. It returns an error wrapping ErrType for a row of
+// another type, FromMap's errors and Stack's errors.
+func FromRows(rows ...any) (*Batch, error) {
+	return rowsBatch(reflect.ValueOf(rows), false, nil)
+}
+
+// convert applies New's conversion rules to one value stored at p.
+func convert(v any, cp bool, p *path) (any, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case *nd.Array:
+		if x == nil {
+			return nil, nil
+		}
+		if cp {
+			return x.Copy(), nil
+		}
+		return x, nil
+	case *Batch:
+		if x == nil {
+			return nil, nil
+		}
+		if cp {
+			return x.Clone(), nil
+		}
+		return x, nil
+	case Leaf:
+		return x, nil
+	case string:
+		return x, nil
+	case bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
+		return nd.New(x)
+	case map[string]any:
+		return mapBatch(reflect.ValueOf(x), cp, p)
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Bool:
+		return nd.New(rv.Bool())
+	case reflect.Int, reflect.Int64:
+		return nd.New(rv.Int())
+	case reflect.Int8:
+		return nd.New(int8(rv.Int()))
+	case reflect.Int16:
+		return nd.New(int16(rv.Int()))
+	case reflect.Int32:
+		return nd.New(int32(rv.Int()))
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		return nd.New(rv.Uint())
+	case reflect.Uint8:
+		return nd.New(uint8(rv.Uint()))
+	case reflect.Uint16:
+		return nd.New(uint16(rv.Uint()))
+	case reflect.Uint32:
+		return nd.New(uint32(rv.Uint()))
+	case reflect.Float32:
+		return nd.New(float32(rv.Float()))
+	case reflect.Float64:
+		return nd.New(rv.Float())
+	case reflect.String:
+		return rv.String(), nil
+	case reflect.Map:
+		return mapBatch(rv, cp, p)
+	case reflect.Slice, reflect.Array:
+		if isRowList(rv) {
+			return rowsBatch(rv, cp, p)
+		}
+		a, err := nd.New(v)
+		if errors.Is(err, nd.ErrShape) {
+			return raggedArray(rv, p)
+		}
+		if err != nil {
+			return nil, newError(ErrType, p, "cannot convert "+describe(v)+" to an array", err)
+		}
+		return a, nil
+	}
+	return v, nil
+}
+
+// mapBatch converts a map with string keys into a Batch, keys sorted.
+func mapBatch(rv reflect.Value, cp bool, p *path) (*Batch, error) {
+	if rv.Type().Key().Kind() != reflect.String {
+		return nil, newError(ErrKey, p, "keys should all be strings, but the map has keys of type "+rv.Type().Key().String(), nil)
+	}
+	keys := make([]string, 0, rv.Len())
+	vals := make(map[string]reflect.Value, rv.Len())
+	for it := rv.MapRange(); it.Next(); {
+		k := it.Key().String()
+		keys = append(keys, k)
+		vals[k] = it.Value()
+	}
+	slices.Sort(keys)
+	b := newBatch(len(keys))
+	for _, k := range keys {
+		if err := checkKey(k, p); err != nil {
+			return nil, err
+		}
+		q := &path{p, k}
+		v, err := convert(vals[k].Interface(), cp, q)
+		if err != nil {
+			return nil, err
+		}
+		b.ents = append(b.ents, entry{k, v})
+	}
+	return b, nil
+}
+
+// elem returns the i-th element of a sequence with interfaces unwrapped.
+func elem(rv reflect.Value, i int) reflect.Value {
+	e := rv.Index(i)
+	for e.Kind() == reflect.Interface && !e.IsNil() {
+		e = e.Elem()
+	}
+	return e
+}
+
+// isRowList reports whether rv is a non-empty sequence of maps and non-nil
+// *Batch values.
+func isRowList(rv reflect.Value) bool {
+	if rv.Len() == 0 {
+		return false
+	}
+	for i := 0; i < rv.Len(); i++ {
+		if !isRow(elem(rv, i)) {
+			return false
+		}
+	}
+	return true
+}
+
+var batchType = reflect.TypeOf((*Batch)(nil))
+
+func isRow(e reflect.Value) bool {
+	switch {
+	case e.Kind() == reflect.Map:
+		return true
+	case e.IsValid() && e.Type() == batchType:
+		return !e.IsNil()
+	}
+	return false
+}
+
+// rowsBatch stacks a sequence of maps and Batches along a new axis 0.
+func rowsBatch(rv reflect.Value, cp bool, p *path) (*Batch, error) {
+	rows := make([]*Batch, rv.Len())
+	for i := range rows {
+		e := elem(rv, i)
+		switch {
+		case e.Kind() == reflect.Map:
+			b, err := mapBatch(e, cp, p)
+			if err != nil {
+				return nil, err
+			}
+			rows[i] = b
+		case e.IsValid() && e.Type() == batchType && !e.IsNil():
+			rows[i] = e.Interface().(*Batch)
+		default:
+			return nil, newError(ErrType, p, fmt.Sprintf("row %d is %s, not a map or a *Batch", i, describeValue(e)), nil)
+		}
+	}
+	b, err := stackBatches(0, rows, p)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func describeValue(e reflect.Value) string {
+	if !e.IsValid() {
+		return "nil"
+	}
+	return describe(e.Interface())
+}
+
+// raggedArray converts a ragged sequence into a 1-d Object array of its
+// elements: inner sequences become arrays (themselves ragged-converted if
+// needed), other elements keep their Go value.
+func raggedArray(rv reflect.Value, p *path) (*nd.Array, error) {
+	out := make([]any, rv.Len())
+	for i := range out {
+		e := elem(rv, i)
+		if !e.IsValid() {
+			continue
+		}
+		if k := e.Kind(); k != reflect.Slice && k != reflect.Array {
+			out[i] = e.Interface()
+			continue
+		}
+		a, err := nd.New(e.Interface())
+		if errors.Is(err, nd.ErrShape) {
+			a, err = raggedArray(e, p)
+		}
+		if err != nil {
+			return nil, newError(ErrType, p, fmt.Sprintf("cannot convert element %d to an array", i), err)
+		}
+		out[i] = a
+	}
+	return nd.FromSlice(out)
+}
+
+// describe names a value for an error message.
+func describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case *nd.Array:
+		if x == nil {
+			return "nil"
+		}
+		return fmt.Sprintf("a %v array of shape %v", x.DType(), x.Shape())
+	case *Batch:
+		if x == nil {
+			return "nil"
+		}
+		if len(x.ents) == 0 {
+			return "a reserved key (an empty Batch)"
+		}
+		return "a Batch"
+	case string:
+		return "the string " + pyString(x)
+	case Leaf:
+		return fmt.Sprintf("a custom leaf of type %T", x)
+	}
+	return fmt.Sprintf("%v (%T)", v, v)
+}
