@@ -90,3 +90,13 @@ func arange(t testing.TB, lo, hi int) *nd.Array {
 	}
 	return a
 }
+
+// objects returns a 1-d Object array holding vals as they are.
+func objects(t testing.TB, vals ...any) *nd.Array {
+	t.Helper()
+	a, err := nd.FromSlice(vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
