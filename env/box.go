@@ -23,8 +23,10 @@ type Box struct {
 // NewBox returns the space of arrays of the given shape and dtype bounded by
 // low and high, like Gymnasium's Box(low, high, shape, dtype). low and high
 // are each a Go number, a (nested) Go slice of numbers or an *nd.Array,
-// broadcast to shape; a nil shape takes the shape of low and high, which
-// must then agree. The bounds are rounded to dtype, as Gymnasium stores them.
+// broadcast to shape. A nil shape is taken, as Gymnasium takes it, from the
+// bound that is an array (their shapes must then agree), and is (1,) when
+// both are numbers; pass []int{} for 0-d values. The bounds are rounded to
+// dtype, as Gymnasium stores them.
 //
 // dt must be a float or integer dtype. NewBox returns an error wrapping
 // ErrSpace if a bound does not convert or broadcast, a bound is NaN, low >
@@ -42,11 +44,17 @@ func NewBox(low, high any, shape []int, dt nd.DType) (*Box, error) {
 		return nil, err
 	}
 	if shape == nil {
-		if !slices.Equal(lo.Shape(), hi.Shape()) {
+		switch {
+		case lo.Ndim() == 0 && hi.Ndim() == 0:
+			shape = []int{1}
+		case lo.Ndim() == 0:
+			shape = hi.Shape()
+		case hi.Ndim() == 0 || slices.Equal(lo.Shape(), hi.Shape()):
+			shape = lo.Shape()
+		default:
 			return nil, fmt.Errorf("%w: Box bounds of shapes %s and %s differ and no shape is given",
 				ErrSpace, tupleString(lo.Shape()), tupleString(hi.Shape()))
 		}
-		shape = lo.Shape()
 	}
 	for _, d := range shape {
 		if d < 0 {

@@ -63,10 +63,13 @@ func (f *FrameStack) push(obs any) error {
 		return fmt.Errorf("env: FrameStack: the wrapped env returned %s, not an array of shape %s", describe(obs), tupleString(f.frame.shape))
 	}
 	f.t = (f.t + 1) % f.k
-	if err := nd.CopyTo(f.rows[f.t], a); err != nil {
-		return fmt.Errorf("env: FrameStack: %w", err)
+	// Both copies read a: copying between rows of buf would make CopyTo
+	// copy the source first, since they share a buffer.
+	for _, row := range [2]*nd.Array{f.rows[f.t], f.rows[f.t+f.k]} {
+		if err := nd.CopyTo(row, a); err != nil {
+			return fmt.Errorf("env: FrameStack: %w", err)
+		}
 	}
-	nd.CopyTo(f.rows[f.t+f.k], f.rows[f.t])
 	return nil
 }
 

@@ -22,8 +22,10 @@ import (
 // stateWriter appends the fields of a saved state.
 type stateWriter struct{ b []byte }
 
-func (w *stateWriter) uint(v uint64)   { w.b = binary.AppendUvarint(w.b, v) }
-func (w *stateWriter) float(v float64) { w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(v)) }
+func (w *stateWriter) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+func (w *stateWriter) float(v float64) {
+	w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(v))
+}
 
 func (w *stateWriter) bool(v bool) {
 	if v {

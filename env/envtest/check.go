@@ -34,7 +34,11 @@ const MaxCheckSteps = 2000
 //   - a Renderer (unless it returns errors.ErrUnsupported) renders a non-empty frame after Reset;
 //   - Close returns nil, twice.
 //
-// Check uses e and closes it. It calls only t.Helper, t.Errorf and t.Logf.
+// The reproducibility test assumes that a seed determines an episode, as
+// Gymnasium's env checker does; freeze wrappers that carry statistics from
+// one episode to the next (NormalizeObservation, NormalizeReward) before
+// checking them. Check uses e and closes it. It calls only t.Helper,
+// t.Errorf and t.Logf.
 func Check(t testing.TB, e env.Env) {
 	t.Helper()
 	c := &checker{t: t, e: e, rng: rand.New(rand.NewPCG(1, 2))}
@@ -268,10 +272,17 @@ func (c *checker) state() {
 	if _, ok := c.reset(env.SeedOf(7)); !ok {
 		return
 	}
-	var actions []any
-	if _, ok := c.run(&[]any{c.e.ActionSpace().Sample(c.rng)}, true); !ok {
+	// Save mid-episode: after one step, unless that step ended the episode.
+	first, ok := c.run(&[]any{c.e.ActionSpace().Sample(c.rng)}, true)
+	if !ok {
 		return
 	}
+	if first[0].term || first[0].trunc {
+		if _, ok := c.reset(env.NoSeed); !ok {
+			return
+		}
+	}
+	var actions []any
 	saved, err := s.MarshalState()
 	if errors.Is(err, errors.ErrUnsupported) {
 		return // a wrapper of an env without state
