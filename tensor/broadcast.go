@@ -39,7 +39,7 @@ type plan struct {
 	shape [maxDims]int
 	// st[k] are the strides of operand k in elements, 0 along broadcast
 	// dimensions; operand 0 is the output itself.
-	st [4][maxDims]int
+	st  [4][maxDims]int
 	ops int
 }
 

@@ -9,7 +9,7 @@ import "github.com/gorl/gorl/tensor/internal/blas"
 // likewise OW.
 //
 // It is computed as one matrix product over the whole batch: the input
-// patches are unrolled (im2col) into a [C·KH·KW, N·OH·OW] matrix kept for the
+// patches are unrolled (im2col) into a [N·OH·OW, C·KH·KW] matrix, kept for the
 // backward pass, whose two products (filters and input) are GEMMs too.
 //
 // Conv2d panics with ErrArg if stride < 1 or padding < 0, and with ErrShape if
@@ -34,22 +34,23 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 	n.ints = [6]int{stride, padding}
 	y := n.setShape(g.n, g.oc, g.oh, g.ow)
 	np := g.n * g.oh * g.ow
-	n.aux[0] = resize(n.aux[0], g.k*np)  // the unrolled input, kept for backward
-	n.aux[1] = resize(n.aux[1], g.oc*np) // the product, [OC, N·P]
-	g.im2col(n.aux[0], x.data)
-	blas.Gemm(false, false, g.oc, np, g.k, 1, w.data, g.k, n.aux[0], np, 0, n.aux[1], np)
-	// Reorder [OC, N, P] to [N, OC, P], adding the bias.
+	n.idx = g.offsets(n.idx)
+	n.aux[0] = resize(n.aux[0], np*g.k)  // the unrolled input, kept for backward
+	n.aux[1] = resize(n.aux[1], np*g.oc) // the product, [N·P, OC]
+	g.unroll(n.aux[0], x.data, n.idx, false)
+	blas.Gemm(false, true, np, g.oc, g.k, 1, n.aux[0], g.k, w.data, g.k, 0, n.aux[1], g.oc)
+	// Reorder [N, P, OC] to [N, OC, P], adding the bias.
 	p := g.oh * g.ow
 	for i := 0; i < g.n; i++ {
+		prod := n.aux[1][i*p*g.oc : (i+1)*p*g.oc]
 		for o := 0; o < g.oc; o++ {
-			dst, src := y[(i*g.oc+o)*p:(i*g.oc+o+1)*p], n.aux[1][o*np+i*p:]
-			src = src[:len(dst)]
+			dst := y[(i*g.oc+o)*p : (i*g.oc+o+1)*p]
 			var bv float32
 			if b != nil {
 				bv = b.data[o]
 			}
-			for j, v := range src {
-				dst[j] = v + bv
+			for j := range dst {
+				dst[j] = prod[j*g.oc+o] + bv
 			}
 		}
 	}
@@ -67,85 +68,84 @@ type geom struct {
 
 func convGeom(xs, ws []int, stride, padding int) geom {
 	g := geom{n: xs[0], c: xs[1], h: xs[2], w: xs[3], oc: ws[0], kh: ws[2], kw: ws[3], stride: stride, padding: padding}
-	g.oh = (g.h+2*padding-g.kh)/stride + 1
-	g.ow = (g.w+2*padding-g.kw)/stride + 1
-	if g.h+2*padding < g.kh || g.w+2*padding < g.kw {
-		g.oh, g.ow = 0, 0
+	if g.h+2*padding >= g.kh && g.w+2*padding >= g.kw {
+		g.oh = (g.h+2*padding-g.kh)/stride + 1
+		g.ow = (g.w+2*padding-g.kw)/stride + 1
 	}
 	g.k = g.c * g.kh * g.kw
 	return g
 }
 
-// span returns the range [lo, hi) of output positions along an axis of input
-// size size whose input coordinate o·stride − padding + kk lies inside it.
-func (g *geom) span(kk, size, out int) (lo, hi int) {
-	off := kk - g.padding // input coordinate of output 0
-	lo = 0
-	if off < 0 {
-		lo = (-off + g.stride - 1) / g.stride
-	}
-	hi = out
-	if last := (size - 1 - off); last < 0 {
-		hi = 0
-	} else {
-		hi = min(out, last/g.stride+1)
-	}
-	return min(lo, hi), hi
-}
-
-// im2col unrolls x into cols, [C·KH·KW, N·OH·OW]: row (c, i, j) holds, for
-// every sample and output position, the input value under filter tap (i, j)
-// of channel c, or 0 in the padding.
-func (g *geom) im2col(cols, x []float32) {
-	g.walk(cols, x, false)
-}
-
-// col2im adds the unrolled gradient cols back onto the input gradient dx,
-// the adjoint of im2col.
-func (g *geom) col2im(dx, cols []float32) {
-	g.walk(cols, dx, true)
-}
-
-// walk moves values between the unrolled matrix and the image: from x into
-// cols (im2col) or, when add, from cols added into x (col2im).
-func (g *geom) walk(cols, x []float32, add bool) {
-	p := g.oh * g.ow
-	np := g.n * p
-	s := g.stride
+// offsets returns, in dst's memory, the offset within one input sample of
+// each patch element (c, i, j) relative to the patch's top-left corner.
+func (g *geom) offsets(dst []int) []int {
+	dst = resize(dst, g.k)
+	t := 0
 	for c := 0; c < g.c; c++ {
 		for i := 0; i < g.kh; i++ {
-			hlo, hhi := g.span(i, g.h, g.oh)
 			for j := 0; j < g.kw; j++ {
-				wlo, whi := g.span(j, g.w, g.ow)
-				row := cols[((c*g.kh+i)*g.kw+j)*np:][:np]
-				for smp := 0; smp < g.n; smp++ {
-					img := x[(smp*g.c+c)*g.h*g.w:][:g.h*g.w]
-					for oy := 0; oy < g.oh; oy++ {
-						dst := row[smp*p+oy*g.ow:][:g.ow]
-						if oy < hlo || oy >= hhi {
-							if !add {
-								clear(dst)
-							}
-							continue
+				dst[t] = (c*g.h+i)*g.w + j
+				t++
+			}
+		}
+	}
+	return dst
+}
+
+// unroll moves values between the image x [N, C, H, W] and the unrolled
+// matrix cols [N·OH·OW, C·KH·KW], whose row for sample s and output position
+// (oy, ox) is the patch under the filter there (0 in the padding). It copies
+// from x into cols (im2col) or, when add, adds cols onto x (col2im, the
+// adjoint). offs are the patch offsets from offsets.
+func (g *geom) unroll(cols, x []float32, offs []int, add bool) {
+	chw := g.c * g.h * g.w
+	t := 0
+	for s := 0; s < g.n; s++ {
+		img := x[s*chw : (s+1)*chw]
+		for oy := 0; oy < g.oh; oy++ {
+			iy := oy*g.stride - g.padding
+			for ox := 0; ox < g.ow; ox++ {
+				ix := ox*g.stride - g.padding
+				row := cols[t*g.k : (t+1)*g.k]
+				row = row[:len(offs)]
+				t++
+				if iy >= 0 && ix >= 0 && iy+g.kh <= g.h && ix+g.kw <= g.w {
+					// The patch lies inside the image: a gather.
+					src := img[iy*g.w+ix:]
+					if add {
+						for e, o := range offs {
+							src[o] += row[e]
 						}
-						iy := oy*s - g.padding + i
-						src := img[iy*g.w:][:g.w]
-						ix := wlo*s - g.padding + j
-						if add {
-							for ox := wlo; ox < whi; ox++ {
-								src[ix] += dst[ox]
-								ix += s
-							}
-							continue
+					} else {
+						for e, o := range offs {
+							row[e] = src[o]
 						}
-						clear(dst[:wlo])
-						for ox := wlo; ox < whi; ox++ {
-							dst[ox] = src[ix]
-							ix += s
-						}
-						clear(dst[whi:])
 					}
+					continue
 				}
+				g.unrollBorder(row, img, iy, ix, add)
+			}
+		}
+	}
+}
+
+// unrollBorder is unroll for one patch that overlaps the padding.
+func (g *geom) unrollBorder(row, img []float32, iy, ix int, add bool) {
+	e := 0
+	for c := 0; c < g.c; c++ {
+		for i := 0; i < g.kh; i++ {
+			for j := 0; j < g.kw; j++ {
+				y, x := iy+i, ix+j
+				inside := y >= 0 && y < g.h && x >= 0 && x < g.w
+				switch {
+				case inside && add:
+					img[(c*g.h+y)*g.w+x] += row[e]
+				case inside:
+					row[e] = img[(c*g.h+y)*g.w+x]
+				case !add:
+					row[e] = 0
+				}
+				e++
 			}
 		}
 	}
@@ -156,34 +156,44 @@ func conv2dBack(n *node) {
 	g := convGeom(x.shape, w.shape, n.ints[0], n.ints[1])
 	p := g.oh * g.ow
 	np := g.n * p
-	// Reorder the result's gradient [N, OC, P] to [OC, N·P], reusing the
+	gy := n.out.grad
+	if b != nil && b.requiresGrad {
+		db, acc := gradInto(b)
+		if !acc {
+			clear(db)
+		}
+		for i := 0; i < g.n; i++ {
+			for o := 0; o < g.oc; o++ {
+				var s float32
+				for _, v := range gy[(i*g.oc+o)*p : (i*g.oc+o+1)*p] {
+					s += v
+				}
+				db[o] += s
+			}
+		}
+	}
+	if !w.requiresGrad && !x.requiresGrad {
+		return
+	}
+	// Reorder the result's gradient [N, OC, P] to [N·P, OC], reusing the
 	// forward product's memory.
 	gt := n.aux[1]
 	for i := 0; i < g.n; i++ {
+		dst := gt[i*p*g.oc : (i+1)*p*g.oc]
 		for o := 0; o < g.oc; o++ {
-			copy(gt[o*np+i*p:o*np+(i+1)*p], n.out.grad[(i*g.oc+o)*p:])
+			src := gy[(i*g.oc+o)*p : (i*g.oc+o+1)*p]
+			for j, v := range src {
+				dst[j*g.oc+o] = v
+			}
 		}
 	}
-	if b != nil && b.requiresGrad {
-		db, acc := gradInto(b)
-		for o := 0; o < g.oc; o++ {
-			var s float32
-			for _, v := range gt[o*np : (o+1)*np] {
-				s += v
-			}
-			if acc {
-				s += db[o]
-			}
-			db[o] = s
-		}
-	}
-	if w.requiresGrad { // dW = gt·colsᵀ
+	if w.requiresGrad { // dW = gtᵀ·cols
 		dw, acc := gradInto(w)
-		blas.Gemm(false, true, g.oc, g.k, np, 1, gt, np, n.aux[0], np, beta(acc), dw, g.k)
+		blas.Gemm(true, false, g.oc, g.k, np, 1, gt, g.oc, n.aux[0], g.k, beta(acc), dw, g.k)
 	}
-	if x.requiresGrad { // dcols = Wᵀ·gt, then folded back onto the image
-		n.aux[2] = resize(n.aux[2], g.k*np)
-		blas.Gemm(true, false, g.k, np, g.oc, 1, w.data, g.k, gt, np, 0, n.aux[2], np)
-		g.col2im(gradAdd(x), n.aux[2])
+	if x.requiresGrad { // dcols = gt·W, then folded back onto the image
+		n.aux[2] = resize(n.aux[2], np*g.k)
+		blas.Gemm(false, false, np, g.k, g.oc, 1, gt, g.oc, w.data, g.k, 0, n.aux[2], g.k)
+		g.unroll(n.aux[2], gradAdd(x), n.idx, true)
 	}
 }

@@ -90,6 +90,15 @@ func (tp *Tape) unary(op unaryOp, x *Tensor, p0, p1 float32) *Tensor {
 	return &n.out
 }
 
+// selectPos returns a if v > 0 and b otherwise (NaN counts as positive),
+// without a branch: ReLU masks are random, and a mispredicted branch per
+// element cost more than the rest of the backward pass.
+func selectPos(v, a, b float32) float32 {
+	bits := math.Float32bits(v)
+	m := -(((bits | -bits) >> 31) &^ (bits >> 31)) // all ones when v > 0
+	return math.Float32frombits(math.Float32bits(a)&m | math.Float32bits(b)&^m)
+}
+
 func sigmoid(v float32) float32 {
 	if v >= 0 {
 		return 1 / (1 + float32(math.Exp(float64(-v))))
@@ -252,17 +261,11 @@ func unaryBack(n *node) {
 		}
 	case opReLU:
 		for i, gv := range g {
-			if y[i] <= 0 {
-				gv = 0
-			}
-			put(i, gv)
+			put(i, selectPos(y[i], gv, 0))
 		}
 	case opLeakyReLU:
 		for i, gv := range g {
-			if x[i] <= 0 {
-				gv *= p0
-			}
-			put(i, gv)
+			put(i, selectPos(x[i], gv, gv*p0))
 		}
 	case opELU:
 		for i, gv := range g {
