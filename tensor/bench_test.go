@@ -57,7 +57,7 @@ func mlpStep(tp *tensor.Tape, m *mlp, opt *adam, x, y *tensor.Tensor) float32 {
 func BenchmarkMLPAdamStep(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
 	for _, s := range []struct {
-		name                    string
+		name                   string
 		in, hidden, out, batch int
 	}{
 		{"4-128-128-2/batch=64", 4, 128, 2, 64},

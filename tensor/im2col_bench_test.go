@@ -4,9 +4,9 @@ import "testing"
 
 func BenchmarkIm2col(b *testing.B) {
 	for _, c := range []struct {
-		name string
+		name   string
 		xs, ws []int
-		s int
+		s      int
 	}{
 		{"conv1", []int{32, 4, 84, 84}, []int{32, 4, 8, 8}, 4},
 		{"conv2", []int{32, 32, 20, 20}, []int{64, 32, 4, 4}, 2},
