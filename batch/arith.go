@@ -70,16 +70,16 @@ func (b *Batch) Div(y any) error { return b.inplace(opDiv, y) }
 // Add returns a new Batch holding x + y for every array of x (nd.Add: a new
 // array with numpy's type promotion); y is as in Batch.Add. nil values and
 // reserved keys are kept. It returns Batch.Add's errors.
-func Add(x *Batch, y any) (*Batch, error) { return binary(opAdd, x, y, nil) }
+func Add(x *Batch, y any) (*Batch, error) { return arith(opAdd, x, y, nil) }
 
 // Sub returns x - y; see Add.
-func Sub(x *Batch, y any) (*Batch, error) { return binary(opSub, x, y, nil) }
+func Sub(x *Batch, y any) (*Batch, error) { return arith(opSub, x, y, nil) }
 
 // Mul returns x * y; see Add.
-func Mul(x *Batch, y any) (*Batch, error) { return binary(opMul, x, y, nil) }
+func Mul(x *Batch, y any) (*Batch, error) { return arith(opMul, x, y, nil) }
 
 // Div returns x / y, nd's true division (integers give float64); see Add.
-func Div(x *Batch, y any) (*Batch, error) { return binary(opDiv, x, y, nil) }
+func Div(x *Batch, y any) (*Batch, error) { return arith(opDiv, x, y, nil) }
 
 // checkOperand accepts Go numbers and bools, arrays and Batches.
 func checkOperand(y any) error {
@@ -204,7 +204,7 @@ func sameInts(a, b []int) bool {
 	return true
 }
 
-func binary(o op, x *Batch, y any, p *path) (*Batch, error) {
+func arith(o op, x *Batch, y any, p *path) (*Batch, error) {
 	if err := checkOperand(y); err != nil {
 		return nil, err
 	}
@@ -233,7 +233,7 @@ func binary(o op, x *Batch, y any, p *path) (*Batch, error) {
 			if sb, ok := yv.(*Batch); structured && (!ok || len(sb.ents) == 0) {
 				return nil, newError(ErrStructure, q, "a Batch cannot be combined with "+describe(yv), nil)
 			}
-			r, err := binary(o, xv, yv, q)
+			r, err := arith(o, xv, yv, q)
 			if err != nil {
 				return nil, err
 			}
