@@ -1,0 +1,126 @@
+package logger_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gorl/gorl/logger"
+)
+
+func ExampleCSV() {
+	l, err := logger.NewCSV(os.Stdout)
+	if err != nil {
+		panic(err)
+	}
+	defer l.Close()
+	_ = l.Log("train", 1000, map[string]float64{"rew": 21.5, "len": 22})
+	_ = l.Log("test", 1000, map[string]float64{"rew": 35})
+	// A key seen for the first time needs no new header.
+	_ = l.Log("update", 1000, map[string]float64{"loss": 0.125})
+	// Output:
+	// step,scope,key,value
+	// 1000,train,len,22
+	// 1000,train,rew,21.5
+	// 1000,test,rew,35
+	// 1000,update,loss,0.125
+}
+
+func ExampleJSONL() {
+	l := logger.NewJSONL(os.Stdout)
+	defer l.Close()
+	_ = l.Log("train", 1000, map[string]float64{"rew": 21.5, "len": 22})
+	_ = l.Log("update", 1000, map[string]float64{"loss": 0.125})
+	// Output:
+	// {"step":1000,"scope":"train","values":{"len":22,"rew":21.5}}
+	// {"step":1000,"scope":"update","values":{"loss":0.125}}
+}
+
+func ExampleTensorBoard() {
+	dir, err := os.MkdirTemp("", "tb")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+
+	tb, err := logger.NewTensorBoard(logger.TensorBoardConfig{
+		Dir: dir,
+		Now: func() time.Time { return time.Unix(1700000000, 0) },
+	})
+	if err != nil {
+		panic(err)
+	}
+	_ = tb.Log("train", 1000, map[string]float64{"rew": 21.5, "len": 22})
+	_ = tb.Log("test", 1000, map[string]float64{"rew": 35})
+	if err := tb.Close(); err != nil {
+		panic(err)
+	}
+
+	f, err := os.Open(tb.Path())
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	for ev, err := range logger.ReadEvents(f) {
+		if err != nil {
+			panic(err)
+		}
+		if ev.FileVersion != "" {
+			fmt.Printf("version %s at %.0f\n", ev.FileVersion, ev.WallTime)
+		}
+		for _, s := range ev.Scalars {
+			fmt.Printf("step %d %s = %.3f\n", ev.Step, s.Tag, s.Value)
+		}
+	}
+	// Output:
+	// version brain.Event:2 at 1700000000
+	// step 1000 train/len = 22.000
+	// step 1000 train/rew = 21.500
+	// step 1000 test/rew = 35.000
+}
+
+func ExampleProgress() {
+	clock := time.Unix(0, 0)
+	var out bytes.Buffer
+	p := logger.NewProgress(&out, logger.ProgressConfig{
+		Interval: time.Second,
+		Now:      func() time.Time { return clock },
+	})
+	_ = p.Start(1, 5000)
+	for step := int64(500); step <= 5000; step += 500 {
+		clock = clock.Add(250 * time.Millisecond) // 2000 steps/s
+		_ = p.Update(step, float64(step)/100)
+	}
+	_ = p.Close()
+	// Each redraw starts with '\r'; print them one per line.
+	for _, line := range strings.Split(strings.TrimPrefix(out.String(), "\r"), "\r") {
+		fmt.Println(strings.TrimRight(line, "\n"))
+	}
+	// Output:
+	// epoch 1 [--------------------] 0/5000 return - - steps/s
+	// epoch 1 [########------------] 2000/5000 return 20.000 2000.0 steps/s
+	// epoch 1 [################----] 4000/5000 return 40.000 2000.0 steps/s
+	// epoch 1 [####################] 5000/5000 return 50.000 2000.0 steps/s
+}
+
+func ExampleMulti() {
+	var csvOut, jsonOut bytes.Buffer
+	c, err := logger.NewCSV(&csvOut)
+	if err != nil {
+		panic(err)
+	}
+	l := logger.Multi{c, logger.NewJSONL(&jsonOut)}
+	if err := l.Log("test", 2000, map[string]float64{"rew": 195}); err != nil {
+		panic(err)
+	}
+	if err := l.Close(); err != nil {
+		panic(err)
+	}
+	fmt.Print(csvOut.String(), jsonOut.String())
+	// Output:
+	// step,scope,key,value
+	// 2000,test,rew,195
+	// {"step":2000,"scope":"test","values":{"rew":195}}
+}
