@@ -10,9 +10,10 @@
 //
 // Observations and actions are values of the env's spaces ([Space]):
 // [Discrete], [Box], [MultiDiscrete] and [MultiBinary] values are
-// *nd.Array, ready to be stacked into a Batch; each space samples (Sample,
-// or SampleTo into a preallocated batch of envs' values), tests membership
-// (Contains) and prints as Gymnasium prints it. Optional abilities are small
+// *nd.Array, and [Dict] and [Tuple] values are *batch.Batch (a Tuple's keys
+// are "0", "1", …), ready to be stacked for a batch of envs; each space
+// samples (Sample, or SampleTo into a preallocated batch of envs' values),
+// tests membership (Contains) and prints as Gymnasium prints it. Optional abilities are small
 // interfaces: [Renderer] (an RGB frame) and [Stater] (save and restore the
 // whole state for checkpoints), reached through the functions [Render],
 // [MarshalState] and [UnmarshalState].
@@ -82,7 +83,10 @@
 // Values are `any` holding *nd.Array (or *batch.Batch for Dict and Tuple
 // spaces) instead of a generic Env[Obs, Act]: the collector and the vector
 // envs handle every env through one interface, and the dynamic check costs
-// one type assertion per step.
+// one type assertion per step. Tuple values are Batches keyed by position
+// rather than Go slices, so that they stack, index and store like Dict
+// values; Dict equality ignores key order, as Gymnasium's does, since
+// Batches are matched by key.
 //
 // Box.Contains uses numpy's "safe" casting (can_cast), as Gymnasium does, so
 // a float64 array is not in a float32 Box even when its values are; a vector

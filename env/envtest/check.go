@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 )
@@ -105,19 +106,29 @@ func (c *checker) spaces() bool {
 	return ok
 }
 
-// sampleTo checks that SampleTo fills a batch of 3 values of an array space.
+// sampleTo checks that SampleTo fills a batch of 3 values: an array for an
+// array space, a Batch of such arrays for Dict and Tuple spaces.
 func (c *checker) sampleTo(name string, s env.Space) {
 	c.t.Helper()
-	if s.DType() == 0 {
+	var dst any
+	var row func(i int) any
+	switch v := s.Sample(c.rng).(type) {
+	case *nd.Array:
+		a := nd.Zeros(v.DType(), append([]int{3}, v.Shape()...)...)
+		dst, row = a, func(i int) any { return a.Index(nd.I(i)) }
+	case *batch.Batch:
+		b := batch.ZerosStacked(v, 3)
+		dst, row = b, func(i int) any { return b.Index(nd.I(i)) }
+	default:
+		c.errorf("%s() %v samples a %T, not an *nd.Array or *batch.Batch", name, s, v)
 		return
 	}
-	dst := nd.Zeros(s.DType(), append([]int{3}, s.Shape()...)...)
 	if err := catch(func() { s.SampleTo(dst, c.rng) }); err != nil {
 		c.errorf("%s().SampleTo into a batch of 3: %v", name, err)
 		return
 	}
 	for i := 0; i < 3; i++ {
-		if x := dst.Index(nd.I(i)); !s.Contains(x) {
+		if x := row(i); !s.Contains(x) {
 			c.errorf("%s() %v does not contain row %d of SampleTo: %v", name, s, i, x)
 		}
 	}
@@ -136,8 +147,11 @@ func catch(f func()) (err error) {
 
 // copyValue returns a copy of an observation, which the env may overwrite.
 func copyValue(v any) any {
-	if a, ok := v.(*nd.Array); ok {
-		return a.Copy()
+	switch x := v.(type) {
+	case *nd.Array:
+		return x.Copy()
+	case *batch.Batch:
+		return x.Clone()
 	}
 	return v
 }
@@ -147,10 +161,13 @@ func equalValues(a, b any) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	x, ok1 := a.(*nd.Array)
-	y, ok2 := b.(*nd.Array)
-	if ok1 && ok2 {
-		return nd.Equal(x, y)
+	switch x := a.(type) {
+	case *nd.Array:
+		y, ok := b.(*nd.Array)
+		return ok && nd.Equal(x, y)
+	case *batch.Batch:
+		y, ok := b.(*batch.Batch)
+		return ok && batch.Equal(x, y)
 	}
 	return false
 }

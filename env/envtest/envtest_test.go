@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/envtest"
 	"github.com/gorl/gorl/nd"
@@ -63,6 +64,24 @@ func equal3(obs any, want [3]float32) bool {
 	return len(d) == 3 && d[0] == want[0] && d[1] == want[1] && d[2] == want[2]
 }
 
+func TestFakeDict(t *testing.T) {
+	f := envtest.MustNew(envtest.Config{ID: 4, Lengths: []int{2}, Dict: true})
+	if got := f.ObservationSpace().String(); got != "Dict('id': Discrete(65536), 'pos': Box(0.0, inf, (2,), float32))" {
+		t.Errorf("space %s", got)
+	}
+	f.Reset(env.NoSeed)
+	obs, _, _, _, _, _ := f.Step(one)
+	b := obs.(*batch.Batch)
+	id, _ := b.Array("id")
+	pos, _ := b.Array("pos")
+	if id.Item() != int64(4) || nd.Data[float32](pos)[0] != 0 || nd.Data[float32](pos)[1] != 1 {
+		t.Errorf("observation %v", b)
+	}
+	if _, err := envtest.New(envtest.Config{ID: 1 << 16, Dict: true}); err == nil {
+		t.Error("an ID above the Dict's range did not fail")
+	}
+}
+
 func TestFakeFailures(t *testing.T) {
 	f := envtest.MustNew(envtest.Config{Lengths: []int{10}, ErrorAt: 2, PanicAt: 3})
 	f.Reset(env.NoSeed)
@@ -106,6 +125,7 @@ func TestFakesConform(t *testing.T) {
 		{ID: 3, Lengths: []int{1, 4, 2}},
 		{Lengths: []int{5}, Truncate: true, Info: true},
 		{Lengths: []int{3}, Reward: func(e, s int) float64 { return float64(e) - 0.5*float64(s) }},
+		{ID: 9, Lengths: []int{2, 3}, Dict: true},
 	} {
 		t.Run(fmt.Sprint(i), func(t *testing.T) { envtest.Check(t, envtest.MustNew(cfg)) })
 	}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 )
@@ -35,6 +36,10 @@ type Config struct {
 	// Info makes every Reset and Step return a new Info {"episode": e,
 	// "step": t} (ints); otherwise Info is nil.
 	Info bool
+	// Dict makes the observation a Batch in the space Dict('id':
+	// Discrete(65536), 'pos': Box(0.0, inf, (2,), float32)) holding the ID
+	// and [episode, step]; ID must then be below 65536.
+	Dict bool
 	// ErrorAt, when positive, makes the ErrorAt-th Step of the env's life
 	// (counting every call, 1-based) fail with ErrFake, changing nothing.
 	ErrorAt int
@@ -48,9 +53,9 @@ var ErrFake = errors.New("envtest: planned failure")
 
 // Fake is a deterministic env whose episode lengths and rewards are known in
 // advance, after Tianshou's MoveToRightEnv. Its observation is the float32
-// array [ID, episode, step] in Box(0, inf, (3,), float32), where episode
+// array [ID, episode, step] in Box(0.0, inf, (3,), float32), where episode
 // counts episodes since the last seeded Reset and step counts steps since
-// Reset. Its action space is Discrete(2); actions are checked and the last
+// Reset (or the same numbers in a Batch, with Config.Dict). Its action space is Discrete(2); actions are checked and the last
 // one is kept (LastAction) but do not change the dynamics. Seeds only
 // restart the episode sequence: there is no randomness.
 //
@@ -58,10 +63,11 @@ var ErrFake = errors.New("envtest: planned failure")
 // and restores its state. Its observation array is reused by every call.
 type Fake struct {
 	cfg      Config
-	obsSpace *env.Box
+	obsSpace env.Space
 	actSpace *env.Discrete
-	obs      *nd.Array
-	obsData  []float32
+	obs      any       // the *nd.Array or *batch.Batch returned
+	obsData  []float32 // [ID, episode, step], or [episode, step] with Dict
+	id       []int64   // the Dict's "id" value
 	frame    *image.RGBA
 
 	episode, step int
@@ -87,18 +93,50 @@ func New(cfg Config) (*Fake, error) {
 		cfg.Lengths = []int{1}
 	}
 	cfg.Lengths = append([]int(nil), cfg.Lengths...)
-	obsSpace, err := env.NewBox(0, math.Inf(1), []int{3}, nd.Float32)
-	if err != nil {
-		return nil, err
-	}
 	actSpace, err := env.NewDiscrete(2, 0)
 	if err != nil {
 		return nil, err
 	}
-	f := &Fake{cfg: cfg, obsSpace: obsSpace, actSpace: actSpace, obs: nd.Zeros(nd.Float32, 3),
-		frame: image.NewRGBA(image.Rect(0, 0, 8, 8)), last: -1}
-	f.obsData = nd.Data[float32](f.obs)
+	f := &Fake{cfg: cfg, actSpace: actSpace, frame: image.NewRGBA(image.Rect(0, 0, 8, 8)), last: -1}
+	if err := f.makeObs(); err != nil {
+		return nil, err
+	}
 	return f, nil
+}
+
+// makeObs builds the observation space and the observation value.
+func (f *Fake) makeObs() error {
+	if !f.cfg.Dict {
+		box, err := env.NewBox(0, math.Inf(1), []int{3}, nd.Float32)
+		if err != nil {
+			return err
+		}
+		obs := nd.Zeros(nd.Float32, 3)
+		f.obsSpace, f.obs, f.obsData = box, obs, nd.Data[float32](obs)
+		return nil
+	}
+	if f.cfg.ID >= 1<<16 {
+		return fmt.Errorf("envtest: ID %d does not fit the Dict observation's Discrete(65536)", f.cfg.ID)
+	}
+	id, err := env.NewDiscrete(1<<16, 0)
+	if err != nil {
+		return err
+	}
+	pos, err := env.NewBox(0, math.Inf(1), []int{2}, nd.Float32)
+	if err != nil {
+		return err
+	}
+	space, err := env.NewDict(env.DictEntry{Key: "id", Space: id}, env.DictEntry{Key: "pos", Space: pos})
+	if err != nil {
+		return err
+	}
+	idArr, posArr := nd.Zeros(nd.Int64), nd.Zeros(nd.Float32, 2)
+	obs, err := batch.New("id", idArr, "pos", posArr)
+	if err != nil {
+		return err
+	}
+	f.obsSpace, f.obs, f.obsData, f.id = space, obs, nd.Data[float32](posArr), nd.Data[int64](idArr)
+	return nil
 }
 
 // MustNew is like New but panics on error; for tests.
@@ -113,7 +151,8 @@ func MustNew(cfg Config) *Fake {
 // name identifies the env in errors.
 func (f *Fake) name() string { return fmt.Sprintf("envtest.Fake %d", f.cfg.ID) }
 
-// ObservationSpace returns Box(0, inf, (3,), float32).
+// ObservationSpace returns Box(0.0, inf, (3,), float32), or the Dict
+// space of Config.Dict.
 func (f *Fake) ObservationSpace() env.Space { return f.obsSpace }
 
 // ActionSpace returns Discrete(2).
@@ -129,7 +168,11 @@ func (f *Fake) LastAction() int64 { return f.last }
 func (f *Fake) Closed() int { return f.closed }
 
 func (f *Fake) observe() any {
-	f.obsData[0], f.obsData[1], f.obsData[2] = float32(f.cfg.ID), float32(f.episode), float32(f.step)
+	if f.cfg.Dict {
+		f.id[0], f.obsData[0], f.obsData[1] = int64(f.cfg.ID), float32(f.episode), float32(f.step)
+	} else {
+		f.obsData[0], f.obsData[1], f.obsData[2] = float32(f.cfg.ID), float32(f.episode), float32(f.step)
+	}
 	return f.obs
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/envtest"
 	"github.com/gorl/gorl/env/vector"
@@ -500,5 +501,91 @@ func TestAsyncStepDoesNotAllocate(t *testing.T) {
 		}
 	}); n != 0 {
 		t.Errorf("Async.Step, Send and Recv: %v allocations, want 0", n)
+	}
+}
+
+func TestDictObservations(t *testing.T) {
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) {
+			envs, _ := fakes(t, 3, envtest.Config{Dict: true})
+			v := newVec(t, k.make, envs)
+			if _, err := v.Reset(bg, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			r, err := v.Step(bg, []int{2, 0}, actions(2, 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			obs := r.Obs.(*batch.Batch)
+			id, _ := obs.Array("id")
+			pos, _ := obs.Array("pos")
+			// Rows follow the ids: env 2 then env 0, each at episode 0, step 1.
+			if !slices.Equal(nd.ToSlice[int64](id), []int64{2, 0}) || !slices.Equal(nd.ToSlice[float32](pos), []float32{0, 1, 0, 1}) {
+				t.Errorf("obs %v", obs)
+			}
+			if n, _ := obs.Len(); n != 2 {
+				t.Errorf("Len of the stacked observations = %d, want 2", n)
+			}
+		})
+	}
+	envs, _ := fakes(t, 3, envtest.Config{Dict: true, Lengths: []int{1 << 30}})
+	v := newVec(t, kinds[0].make, envs)
+	v.Reset(bg, nil, nil)
+	act := actions(3, 1)
+	if n := testing.AllocsPerRun(100, func() { v.Step(bg, nil, act) }); n != 0 {
+		t.Errorf("Sync.Step with Dict observations: %v allocations, want 0", n)
+	}
+}
+
+// dictActs is an env with a Dict action space whose observation is its
+// last action's "a" value.
+type dictActs struct {
+	obs, act env.Space
+	out      *nd.Array
+}
+
+func newDictActs() *dictActs {
+	return &dictActs{
+		obs: must(env.NewBox(0, 10, []int{}, nd.Int64)),
+		act: must(env.NewDict(env.DictEntry{Key: "a", Space: must(env.NewDiscrete(3, 0))},
+			env.DictEntry{Key: "b", Space: must(env.NewBox(-1.0, 1.0, []int{2}, nd.Float32))})),
+		out: nd.Zeros(nd.Int64),
+	}
+}
+
+func (d *dictActs) ObservationSpace() env.Space           { return d.obs }
+func (d *dictActs) ActionSpace() env.Space                { return d.act }
+func (d *dictActs) Close() error                          { return nil }
+func (d *dictActs) Reset(env.Seed) (any, env.Info, error) { return d.out, nil, nil }
+func (d *dictActs) Step(action any) (any, float64, bool, bool, env.Info, error) {
+	if !d.act.Contains(action) {
+		return nil, 0, false, false, nil, env.ErrAction
+	}
+	a, _ := action.(*batch.Batch).Array("a")
+	nd.CopyTo(d.out, a)
+	b, _ := action.(*batch.Batch).Array("b")
+	return d.out, float64(nd.Data[float32](b)[1]), false, false, nil, nil
+}
+
+func TestDictActions(t *testing.T) {
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) {
+			v := newVec(t, k.make, []env.Env{newDictActs(), newDictActs()})
+			v.Reset(bg, nil, nil)
+			acts := batch.MustNew("a", nd.MustNew([]int64{2, 1}), "b", nd.MustNew([][]float32{{0, 0.5}, {0, -0.5}}))
+			r, err := v.Step(bg, nil, acts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := nd.ToSlice[int64](r.Obs.(*nd.Array)); !slices.Equal(got, []int64{2, 1}) || !slices.Equal(r.Rewards, []float64{0.5, -0.5}) {
+				t.Errorf("obs %v rewards %v, want [2 1] and [0.5 -0.5]", got, r.Rewards)
+			}
+			if _, err := v.Step(bg, nil, nd.MustNew([]int64{1, 1})); !errors.Is(err, env.ErrAction) {
+				t.Errorf("an array of actions for a Dict space: %v, want ErrAction", err)
+			}
+			if _, err := v.Step(bg, nil, batch.MustNew("a", nd.MustNew([]int64{1}), "b", nd.Zeros(nd.Float32, 1, 2))); !errors.Is(err, env.ErrAction) {
+				t.Errorf("a Batch of one action for two envs: %v, want ErrAction", err)
+			}
+		})
 	}
 }
