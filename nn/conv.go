@@ -1,0 +1,140 @@
+package nn
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/gorl/gorl/tensor"
+)
+
+// Conv2d is a 2-D convolution over NCHW input, PyTorch's nn.Conv2d with square
+// kernels and the same stride and zero padding on both spatial axes. Weight is
+// [out, in, k, k] and Bias [out] (or nil); they are named "weight" and "bias".
+type Conv2d struct {
+	Weight, Bias    *tensor.Tensor
+	Stride, Padding int
+}
+
+// NewConv2d returns a convolution with in input and out output channels, a
+// kernel×kernel filter, and PyTorch's default initialization:
+// kaiming_uniform(a = √5) weights and U(−1/√fanIn, 1/√fanIn) biases with
+// fanIn = in·kernel², drawn from rng in that order.
+//
+// NewConv2d panics with an error wrapping ErrConfig if a size or the stride is
+// less than 1 or the padding is negative.
+func NewConv2d(in, out, kernel, stride, padding int, rng *rand.Rand) *Conv2d {
+	if in < 1 || out < 1 || kernel < 1 || stride < 1 || padding < 0 {
+		panic(fmt.Errorf("%w: Conv2d(%d, %d, kernel %d, stride %d, padding %d)", ErrConfig, in, out, kernel, stride, padding))
+	}
+	c := &Conv2d{
+		Weight: tensor.New(out, in, kernel, kernel).SetRequiresGrad(true),
+		Bias:   tensor.New(out).SetRequiresGrad(true),
+		Stride: stride, Padding: padding,
+	}
+	c.Weight.FillKaimingUniform(rng, math.Sqrt(5))
+	fillBias(c.Bias, in*kernel*kernel, rng)
+	return c
+}
+
+// Forward returns the convolution of x [N, in, H, W], shape [N, out, OH, OW]
+// with OH = (H + 2·Padding − k)/Stride + 1 rounded down, and likewise OW.
+// It panics with tensor.ErrShape if x does not fit.
+func (c *Conv2d) Forward(tp *tensor.Tape, x *tensor.Tensor) *tensor.Tensor {
+	return tp.Conv2d(x, c.Weight, c.Bias, c.Stride, c.Padding)
+}
+
+// Params returns "weight" and, unless it is nil, "bias".
+func (c *Conv2d) Params() Params {
+	ps := Params{{Name: "weight", Tensor: c.Weight}}
+	if c.Bias != nil {
+		ps = append(ps, Param{Name: "bias", Tensor: c.Bias})
+	}
+	return ps
+}
+
+// NatureCNN is the Q-network of Mnih et al. (2015, "Human-level control
+// through deep reinforcement learning") for stacks of 84×84 frames, laid out
+// as CleanRL's dqn_atari.py builds it:
+//
+//	x·Scale → conv 32 8×8 stride 4 → ReLU → conv 64 4×4 stride 2 → ReLU
+//	→ conv 64 3×3 stride 1 → ReLU → flatten (3136) → Linear 512 → ReLU
+//	→ Linear actions
+//
+// The body is a Sequential, so the parameters are named 0.weight, 0.bias,
+// 2.*, 4.*, 7.* and 9.*, CleanRL's network.N.* without the "network." prefix
+// (add it with Params().Prefixed("network") to exchange weights with CleanRL).
+type NatureCNN struct {
+	// Scale multiplies the input before the first convolution: 1/255 for
+	// raw pixel values in [0, 255], as CleanRL divides by 255; 1 feeds the
+	// input unchanged.
+	Scale float32
+	Body  Sequential
+}
+
+// NewNatureCNN returns the network for inputs [N, channels, 84, 84] with one
+// output per action and Scale 1/255, its layers initialized as PyTorch's
+// defaults in order. With actions = 0 the last Linear layer is left out and
+// the network outputs the 512 features after its ReLU (a torso for dueling or
+// actor-critic heads).
+//
+// NewNatureCNN panics with an error wrapping ErrConfig if channels < 1 or
+// actions < 0.
+func NewNatureCNN(channels, actions int, rng *rand.Rand) *NatureCNN {
+	if channels < 1 || actions < 0 {
+		panic(fmt.Errorf("%w: NatureCNN with %d channels and %d actions", ErrConfig, channels, actions))
+	}
+	body := Sequential{
+		NewConv2d(channels, 32, 8, 4, 0, rng), ReLU,
+		NewConv2d(32, 64, 4, 2, 0, rng), ReLU,
+		NewConv2d(64, 64, 3, 1, 0, rng), ReLU,
+		Flatten{},
+		NewLinear(64*7*7, 512, rng), ReLU,
+	}
+	if actions > 0 {
+		body = append(body, NewLinear(512, actions, rng))
+	}
+	return &NatureCNN{Scale: 1.0 / 255, Body: body}
+}
+
+// Forward returns the Q-values [N, actions] (or features [N, 512]) of
+// x [N, channels, 84, 84]. It panics with tensor.ErrShape for another input
+// shape.
+func (n *NatureCNN) Forward(tp *tensor.Tape, x *tensor.Tensor) *tensor.Tensor {
+	if n.Scale != 1 {
+		x = tp.MulScalar(x, n.Scale)
+	}
+	return n.Body.Forward(tp, x)
+}
+
+// Params returns the body's parameters.
+func (n *NatureCNN) Params() Params { return n.Body.Params() }
+
+// Dueling is the dueling head of Wang et al. (2016): from the same input it
+// computes a state value V [N, 1] and advantages A [N, actions] and returns
+// Q = V + A − mean(A) over the actions. Its parameters are Value's, prefixed
+// "value", then Advantage's, prefixed "advantage".
+type Dueling struct {
+	Value, Advantage Layer
+}
+
+// Forward returns V(x) + A(x) − mean_a A(x). It panics with tensor.ErrShape
+// unless Value gives [N, 1] and Advantage [N, actions].
+func (d *Dueling) Forward(tp *tensor.Tape, x *tensor.Tensor) *tensor.Tensor {
+	v, a := d.Value.Forward(tp, x), d.Advantage.Forward(tp, x)
+	if v.NDim() != 2 || a.NDim() != 2 || v.Dim(1) != 1 || v.Dim(0) != a.Dim(0) {
+		panic(fmt.Errorf("%w: dueling head with value %v and advantage %v", tensor.ErrShape, v.Shape(), a.Shape()))
+	}
+	return tp.Add(v, tp.Sub(a, tp.MeanAxis(a, 1, true)))
+}
+
+// Params returns "value.*" then "advantage.*".
+func (d *Dueling) Params() Params {
+	return append(d.Value.Params().Prefixed("value"), d.Advantage.Params().Prefixed("advantage")...)
+}
+
+// SetTraining sets the mode of both streams.
+func (d *Dueling) SetTraining(on bool) {
+	SetTraining(d.Value, on)
+	SetTraining(d.Advantage, on)
+}
