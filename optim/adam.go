@@ -1,6 +1,8 @@
 package optim
 
 import (
+	"fmt"
+	"io"
 	"math"
 
 	"github.com/gorl/gorl/nn"
@@ -146,4 +148,22 @@ func (a *Adam) Step() {
 			p[i] += negStep * mi / denom
 		}
 	}
+}
+
+// Save writes the optimizer's state (see the package documentation).
+func (a *Adam) Save(w io.Writer) error { return a.save(w, "adam", a.Config()) }
+
+// Load restores a state written by Save (see the package documentation).
+func (a *Adam) Load(r io.Reader) error {
+	var cfg AdamConfig
+	return a.load(r, "adam", &cfg, func() (float64, error) {
+		if err := cfg.Validate(); err != nil {
+			return 0, err
+		}
+		if cfg.AMSGrad != a.cfg.AMSGrad {
+			return 0, fmt.Errorf("%w: saved with AMSGrad %t, loaded into AMSGrad %t", ErrState, cfg.AMSGrad, a.cfg.AMSGrad)
+		}
+		a.cfg = cfg
+		return cfg.LR, nil
+	})
 }

@@ -1,8 +1,10 @@
 package optim
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/gorl/gorl/nn"
@@ -104,4 +106,87 @@ func flushSubnormal(v float32) float32 {
 	e := b & 0x7f800000
 	keep := -((e | -e) >> 31) // all ones unless the exponent field is 0
 	return math.Float32frombits(b & keep)
+}
+
+// save writes the state buffers as tensors named "<parameter>.<buffer>",
+// with the algorithm, its configuration (JSON) and the per-tensor step counts
+// (a JSON array in parameter order) as metadata.
+func (p *params) save(w io.Writer, kind string, cfg any) error {
+	c, err := json.Marshal(cfg)
+	if err != nil {
+		return err
+	}
+	steps := make([]int64, len(p.slots))
+	for i := range p.slots {
+		steps[i] = p.slots[i].step
+	}
+	st, err := json.Marshal(steps)
+	if err != nil {
+		return err
+	}
+	ps, _ := p.stateParams(false)
+	return nn.Save(w, ps, map[string]string{"optimizer": kind, "config": string(c), "steps": string(st)})
+}
+
+// stateParams returns the state buffers as named tensors: views of the
+// buffers, or fresh zeroed tensors of the same shapes (fresh), with the
+// buffers they stand for.
+func (p *params) stateParams(fresh bool) (nn.Params, [][]float32) {
+	var ps nn.Params
+	var bufs [][]float32
+	for i := range p.slots {
+		s := &p.slots[i]
+		for j, name := range p.names {
+			t := tensor.New(s.t.Shape()...)
+			if !fresh {
+				t = tensor.MustFromSlice(s.buf[j], s.t.Shape()...)
+			}
+			ps = append(ps, nn.Param{Name: s.name + "." + name, Tensor: t})
+			bufs = append(bufs, s.buf[j])
+		}
+	}
+	return ps, bufs
+}
+
+// load reads a state written by save into staging memory, decodes the
+// configuration into cfg (the address of the optimizer's config type) and
+// calls apply, which validates it, adopts it and returns its learning rate;
+// only if that succeeds are the buffers, step counts and learning rate
+// replaced.
+func (p *params) load(r io.Reader, kind string, cfg any, apply func() (lr float64, err error)) error {
+	staged, bufs := p.stateParams(true)
+	meta, err := nn.Load(r, staged)
+	if errors.Is(err, nn.ErrMismatch) {
+		return fmt.Errorf("%w: %v", ErrState, err)
+	}
+	if err != nil {
+		return err
+	}
+	if meta["optimizer"] != kind {
+		return fmt.Errorf("%w: the file holds the state of %q, not %q", ErrState, meta["optimizer"], kind)
+	}
+	var steps []int64
+	if err := json.Unmarshal([]byte(meta["steps"]), &steps); err != nil || len(steps) != len(p.slots) {
+		return fmt.Errorf("%w: step counts %q for %d tensors", ErrState, meta["steps"], len(p.slots))
+	}
+	for _, s := range steps {
+		if s < 0 {
+			return fmt.Errorf("%w: negative step count in %q", ErrState, meta["steps"])
+		}
+	}
+	if err := json.Unmarshal([]byte(meta["config"]), cfg); err != nil {
+		return fmt.Errorf("%w: configuration %q: %v", ErrState, meta["config"], err)
+	}
+	lr, err := apply()
+	if err != nil {
+		return err
+	}
+	for i, t := range staged {
+		copy(bufs[i], t.Tensor.Data())
+	}
+	for i := range p.slots {
+		p.slots[i].step = steps[i]
+	}
+	p.lr = lr
+	return nil
 }
