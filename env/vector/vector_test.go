@@ -486,6 +486,36 @@ func TestSyncStepDoesNotAllocate(t *testing.T) {
 	}
 }
 
+// The steady state of a collector over Sync: stepping 8 CartPoles and
+// resetting those whose episode ended allocates nothing.
+func TestSyncCartPoleDoesNotAllocate(t *testing.T) {
+	v := newVec(t, kinds[0].make, cartPoles(t, 8))
+	if _, err := v.Reset(bg, nil, seeds(8)); err != nil {
+		t.Fatal(err)
+	}
+	act := actions(8, 1)
+	ended := make([]int, 0, 8)
+	if n := testing.AllocsPerRun(500, func() {
+		r, err := v.Step(bg, nil, act)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ended = ended[:0]
+		for j, id := range r.IDs {
+			if r.Terminated[j] || r.Truncated[j] {
+				ended = append(ended, id)
+			}
+		}
+		if len(ended) > 0 {
+			if _, err := v.Reset(bg, ended, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}); n != 0 {
+		t.Errorf("Sync.Step and Reset of 8 CartPoles: %v allocations, want 0", n)
+	}
+}
+
 func TestAsyncStepDoesNotAllocate(t *testing.T) {
 	envs, _ := fakes(t, 4, envtest.Config{Lengths: []int{1 << 30}})
 	v := newVec(t, kinds[1].make, envs)
