@@ -42,6 +42,7 @@ type TensorBoardConfig struct {
 type TensorBoard struct {
 	mu     sync.Mutex
 	f      *os.File
+	w      io.Writer // f; a test replaces it to make writes fail
 	now    func() time.Time
 	keys   []string // scratch for sorting keys
 	buf    []byte   // scratch for rendering
@@ -81,7 +82,7 @@ func NewTensorBoard(cfg TensorBoardConfig) (*TensorBoard, error) {
 	if err != nil {
 		return nil, fmt.Errorf("logger: %w", err)
 	}
-	tb := &TensorBoard{f: f, now: now}
+	tb := &TensorBoard{f: f, w: f, now: now}
 	buf, start := beginRecord(nil)
 	buf = endRecord(appendVersionEvent(buf, wallTime(t)), start)
 	tb.buf = buf
@@ -119,7 +120,7 @@ func (tb *TensorBoard) Log(scope string, step int64, values map[string]float64) 
 	buf, start := beginRecord(tb.buf[:0])
 	buf = appendScalarEvent(buf, wallTime(tb.now()), step, scope, tb.keys, values)
 	tb.buf = endRecord(buf, start)
-	if _, err := tb.f.Write(tb.buf); err != nil {
+	if _, err := tb.w.Write(tb.buf); err != nil {
 		tb.err = fmt.Errorf("logger: writing %s: %w", tb.f.Name(), err)
 		return tb.err
 	}

@@ -444,3 +444,21 @@ func TestTensorBoardLogNoAllocations(t *testing.T) {
 		t.Errorf("Log allocates %v times per call", n)
 	}
 }
+
+func TestTensorBoardWriteErrorsStick(t *testing.T) {
+	tb := newTestTensorBoard(t, nil)
+	defer tb.Close()
+	w := &failingWriter{ok: 1}
+	tb.w = w
+	v := map[string]float64{"a": 1}
+	var errs []error
+	for i := 0; i < 3; i++ {
+		errs = append(errs, tb.Log("s", int64(i), v))
+	}
+	if errs[0] != nil || !errors.Is(errs[1], errDiskFull) || !errors.Is(errs[2], errDiskFull) {
+		t.Fatalf("errors %v: want the write error from the failing call on", errs)
+	}
+	if w.writes != 2 {
+		t.Fatalf("%d writes, want 2: nothing after the failed one", w.writes)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -20,7 +21,8 @@ import (
 // (pandas: df.pivot_table(index=["step", "scope"], columns="key")).
 //
 // Fields follow RFC 4180: a field containing a comma, a double quote, CR or
-// LF, or starting with a space or tab, is quoted, with quotes doubled.
+// LF, or starting with white space (which some readers trim), is quoted,
+// with quotes doubled.
 // Values are written in the shortest form that reads back to the same
 // float64 ('g' format), NaN and infinities as NaN, +Inf and -Inf.
 //
@@ -69,7 +71,8 @@ func appendCSV(buf []byte, scope string, step int64, keys []string, values map[s
 }
 
 func appendCSVField(buf []byte, s string) []byte {
-	if !strings.ContainsAny(s, ",\"\r\n") && (s == "" || (s[0] != ' ' && s[0] != '\t')) {
+	first, _ := utf8.DecodeRuneInString(s)
+	if !strings.ContainsAny(s, ",\"\r\n") && !unicode.IsSpace(first) {
 		return append(buf, s...)
 	}
 	buf = append(buf, '"')
