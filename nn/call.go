@@ -12,7 +12,8 @@ import (
 // the argument names Machin's safe_call reads from a model's forward method.
 type Model interface {
 	// Inputs returns the input names in the order Call expects them. The
-	// caller does not modify the result.
+	// caller does not modify the result, so a model can return the same
+	// slice every time (and should, for acting without allocations).
 	Inputs() []string
 	// Call records the model's computation on tp, with in[i] the value of
 	// Inputs()[i], and returns its output.
