@@ -64,7 +64,8 @@
 // TensorBoard files are written without a protobuf module: the three
 // messages and five fields involved are encoded by hand, and the output is
 // checked byte for byte against a file written by the Python package
-// tensorboard_logger. wall_time and step are omitted when 0, as proto3
+// tensorboard_logger, and for an event with several values against a
+// decoding by protoc. wall_time and step are omitted when 0, as proto3
 // encoders do, and simple_value, a oneof member, is always written. One
 // event carries all values of a Log call, as TensorFlow 1 merged summaries
 // did, instead of one event per value. An existing event file is never

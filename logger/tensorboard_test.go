@@ -114,6 +114,40 @@ func TestTensorBoardMatchesReference(t *testing.T) {
 	checkEvents(t, evs, want)
 }
 
+// TestTensorBoardMultiValueEvent pins the encoding of an event with
+// several values and a negative step (a 10-byte varint). The bytes were
+// decoded independently: protoc --decode=tensorflow.Event with the Event,
+// Summary and Value messages of event.proto and summary.proto printed
+//
+//	wall_time: 1700000000.25  step: -3
+//	summary { value { tag: "train/n" simple_value: inf }
+//	          value { tag: "train/rew" simple_value: 195.5 } }
+//
+// and both masked CRCs were recomputed with the crc32c Python module.
+func TestTensorBoardMultiValueEvent(t *testing.T) {
+	tb := newTestTensorBoard(t, fixedClock(time.Unix(1700000000, 250e6)))
+	if err := tb.Log("train", -3, map[string]float64{"rew": 195.5, "n": 1e39}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(tb.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "\x38\x00\x00\x00\x00\x00\x00\x00\xa3\x79\x7d\x57" + // length 56, masked CRC
+		"\x09\x00\x00\x10\x40\xfc\x54\xd9\x41" + // wall_time
+		"\x10\xfd\xff\xff\xff\xff\xff\xff\xff\xff\x01" + // step -3
+		"\x2a\x22" + // summary, 34 bytes
+		"\x0a\x0e\x0a\x07train/n\x15\x00\x00\x80\x7f" + // value: tag, simple_value +Inf
+		"\x0a\x10\x0a\x09train/rew\x15\x00\x80\x43\x43" + // value: tag, simple_value 195.5
+		"\x5d\x10\xaa\x2b" // masked CRC of the data
+	if len(got) < 40 || string(got[40:]) != want {
+		t.Fatalf("second record\n got %q\nwant %q", got[min(40, len(got)):], want)
+	}
+}
+
 func checkEvents(t *testing.T, got, want []Event) {
 	t.Helper()
 	if len(got) != len(want) {
