@@ -1,10 +1,16 @@
 package env_test
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
+	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
+	_ "github.com/gorl/gorl/env/classic" // registers the classic-control envs
 	"github.com/gorl/gorl/env/envtest"
 	"github.com/gorl/gorl/nd"
 )
@@ -164,4 +170,137 @@ func ExampleContinuousToDiscrete() {
 	// Output:
 	// MultiDiscrete([5])
 	// [-2.] [-1.] [0.] [1.] [2.]
+}
+
+// Make returns a registered env in its standard TimeLimit; importing
+// env/classic registers the classic-control tasks.
+func ExampleMake() {
+	e, err := env.Make("Pendulum-v1")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer e.Close()
+	fmt.Println(e.(*env.TimeLimit).MaxEpisodeSteps(), e.ObservationSpace(), e.ActionSpace())
+	_, err = env.Make("Pendulum-v9")
+	fmt.Println(errors.Is(err, env.ErrNotRegistered))
+	// Output:
+	// 200 Box([-1. -1. -8.], [1. 1. 8.], (3,), float32) Box(-2.0, 2.0, (1,), float32)
+	// true
+}
+
+func ExampleDict() {
+	pos, _ := env.NewBox(-1.0, 1.0, []int{2}, nd.Float32)
+	id, _ := env.NewDiscrete(4, 0)
+	d, _ := env.NewDict(env.DictEntry{Key: "pos", Space: pos}, env.DictEntry{Key: "id", Space: id})
+	fmt.Println(d)
+	x := d.Sample(rand.New(rand.NewPCG(1, 2))).(*batch.Batch)
+	fmt.Println(d.Contains(x), slices.Collect(x.Keys()))
+	// Output:
+	// Dict('pos': Box(-1.0, 1.0, (2,), float32), 'id': Discrete(4))
+	// true [pos id]
+}
+
+func ExampleTuple() {
+	a, _ := env.NewDiscrete(2, 0)
+	b, _ := env.NewMultiBinary(3)
+	t, _ := env.NewTuple(a, b)
+	x := t.Sample(rand.New(rand.NewPCG(1, 2))).(*batch.Batch)
+	fmt.Println(t, slices.Collect(x.Keys()), t.Contains(x))
+	// Output:
+	// Tuple(Discrete(2), MultiBinary(3)) [0 1] true
+}
+
+// ClipAction and RescaleAction in front of Pendulum, whose torque lies in
+// [-2, 2]: the agent acts in [-1, 1].
+func ExampleRescaleAction() {
+	e, _ := env.Make("Pendulum-v1")
+	r, _ := env.NewRescaleAction(e, -1.0, 1.0)
+	c, _ := env.NewClipAction(r)
+	fmt.Println(r.ActionSpace(), c.ActionSpace())
+	c.Reset(env.SeedOf(1))
+	// 3 is clipped to 1, which RescaleAction maps to a torque of 2.
+	_, reward, _, _, _, err := c.Step(nd.MustNew([]float32{3}))
+	fmt.Println(reward < 0, err)
+	// Output:
+	// Box(-1.0, 1.0, (1,), float32) Box(-inf, inf, (1,), float32)
+	// true <nil>
+}
+
+func ExampleNormalizeObservation() {
+	inner, _ := envtest.New(envtest.Config{ID: 5, Lengths: []int{10}})
+	n, _ := env.NewNormalizeObservation(inner, 1e-8)
+	n.Reset(env.NoSeed)
+	for i := 0; i < 3; i++ {
+		n.Step(nd.MustNew(int64(0)))
+	}
+	// The fake's observations are [5, 0, step]: the constant 5 normalizes
+	// to about 0 (the prior's count of 1e-4 keeps it from 0 exactly), the
+	// step count 4 to (4 − 2)/√2, its mean and variance over steps 0 to 4.
+	obs, _, _, _, _, _ := n.Step(nd.MustNew(int64(0)))
+	fmt.Println(obs.(*nd.Array).Str())
+	st := n.Stats()
+	fmt.Printf("mean %.3f, var %.3f\n", st.Mean[2], st.Var[2])
+	// Output:
+	// [0.00438525 0.         1.4142206 ]
+	// mean 2.000, var 2.000
+}
+
+func ExampleTransformObservation() {
+	inner, _ := envtest.New(envtest.Config{Lengths: []int{10}})
+	scaled, _ := env.NewBox(0, math.Inf(1), []int{3}, nd.Float32)
+	e, _ := env.NewTransformObservation(inner, func(obs any) (any, error) {
+		return nd.Mul(obs.(*nd.Array), float32(0.5))
+	}, scaled)
+	e.Reset(env.NoSeed)
+	obs, _, _, _, _, _ := e.Step(nd.MustNew(int64(1)))
+	fmt.Println(obs.(*nd.Array).Str())
+	// Output:
+	// [0.  0.  0.5]
+}
+
+func ExampleTransformReward() {
+	inner, _ := envtest.New(envtest.Config{Lengths: []int{10}})
+	e, _ := env.NewTransformReward(inner, func(r float64) float64 { return -r })
+	e.Reset(env.NoSeed)
+	_, r, _, _, _, _ := e.Step(nd.MustNew(int64(1)))
+	fmt.Println(r)
+	// Output:
+	// -1
+}
+
+func ExampleTruncatedAsTerminated() {
+	limited, _ := env.NewTimeLimit(envtest.MustNew(envtest.Config{Lengths: []int{10}}), 1)
+	e := env.NewTruncatedAsTerminated(limited)
+	e.Reset(env.NoSeed)
+	_, _, terminated, truncated, _, _ := e.Step(nd.MustNew(int64(1)))
+	fmt.Println(terminated, truncated)
+	// Output:
+	// true false
+}
+
+func ExampleTimeLimit() {
+	e, _ := env.NewTimeLimit(envtest.MustNew(envtest.Config{Lengths: []int{100}}), 2)
+	e.Reset(env.NoSeed)
+	for i := 0; i < 2; i++ {
+		_, _, terminated, truncated, _, _ := e.Step(nd.MustNew(int64(1)))
+		fmt.Println(e.Elapsed(), terminated, truncated)
+	}
+	// Output:
+	// 1 false false
+	// 2 false true
+}
+
+func ExampleIDs() {
+	for _, id := range env.IDs() {
+		if !strings.HasPrefix(id, "test/") {
+			fmt.Println(id)
+		}
+	}
+	// Output:
+	// Acrobot-v1
+	// CartPole-v1
+	// MountainCar-v0
+	// MountainCarContinuous-v0
+	// Pendulum-v1
 }
