@@ -69,6 +69,13 @@ type continuousSim interface {
 // saves its whole state: physics, episode flags and random stream. It
 // renders into one frame that each Render redraws, and returns the same
 // observation array from every call: stepping does not allocate.
+//
+// As env.Env requires, Step after termination is an error (ErrNeedReset):
+// CartPole's stepping on after a fall, with reward 0, is not reachable
+// through an Env, which is also why the saved state can restore the raw
+// env with SetState (which forgets the fall). SetState also forgets
+// Pendulum's last torque, so a restored Pendulum draws no torque arrow
+// until its next step; everything a step computes is restored exactly.
 type Env struct {
 	id       string
 	sim      sim
