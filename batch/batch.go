@@ -70,8 +70,42 @@ func (b *Batch) put(key string, v any) {
 	b.ents = append(b.ents, entry{key, v})
 }
 
-// newBatch returns an empty Batch with room for n keys.
-func newBatch(n int) *Batch { return &Batch{ents: make([]entry, 0, n)} }
+// newBatch returns an empty Batch with room for n keys. Small Batches are
+// allocated together with their entries, one allocation instead of two:
+// indexing a tree makes one Batch per node.
+func newBatch(n int) *Batch {
+	switch {
+	case n <= 2:
+		s := new(struct {
+			b Batch
+			e [2]entry
+		})
+		s.b.ents = s.e[:0]
+		return &s.b
+	case n <= 4:
+		s := new(struct {
+			b Batch
+			e [4]entry
+		})
+		s.b.ents = s.e[:0]
+		return &s.b
+	case n <= 8:
+		s := new(struct {
+			b Batch
+			e [8]entry
+		})
+		s.b.ents = s.e[:0]
+		return &s.b
+	}
+	return &Batch{ents: make([]entry, 0, n)}
+}
+
+// sized returns a Batch with n zero entries, for filling by position.
+func sized(n int) *Batch {
+	b := newBatch(n)
+	b.ents = b.ents[:n]
+	return b
+}
 
 // NumKeys returns the number of keys of b (not counting nested keys).
 func (b *Batch) NumKeys() int { return len(b.ents) }

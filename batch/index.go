@@ -32,7 +32,7 @@ func (b *Batch) Index(idx ...nd.Index) *Batch {
 }
 
 func (b *Batch) index(idx []nd.Index) (*Batch, error) {
-	out := &Batch{ents: make([]entry, len(b.ents))}
+	out := sized(len(b.ents))
 	for i := range b.ents {
 		e := &b.ents[i]
 		out.ents[i].key = e.key
@@ -99,7 +99,7 @@ func Take(src *Batch, rows []int) *Batch {
 }
 
 func take(src *Batch, rows []int) (*Batch, error) {
-	out := &Batch{ents: make([]entry, len(src.ents))}
+	out := sized(len(src.ents))
 	for i := range src.ents {
 		e := &src.ents[i]
 		out.ents[i].key = e.key
@@ -232,7 +232,7 @@ func ZerosStacked(src *Batch, n int) *Batch {
 }
 
 func zeros(src *Batch, n int, stacked bool) (*Batch, error) {
-	out := &Batch{ents: make([]entry, len(src.ents))}
+	out := sized(len(src.ents))
 	for i := range src.ents {
 		e := &src.ents[i]
 		out.ents[i].key = e.key

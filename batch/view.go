@@ -6,30 +6,9 @@ import (
 	"github.com/gorl/gorl/nd"
 )
 
-// Typed views are the Go form of Tianshou's BatchProtocol hierarchy (seed
-// 001 §4): a view wraps a *Batch that is known to hold some keys and gives
-// typed accessors for them. Reads and writes go to the Batch (the view
-// holds no data of its own), and the Batch's own methods are available
-// through the embedded *Batch. Make a view with its As function, which
-// checks the keys once:
-//
-//	Obs            obs, info
-//	Act            act
-//	ActState       act, state
-//	Rollout        obs, obs_next, act, rew, terminated, truncated, info
-//	WithReturns    Rollout + returns
-//	WithAdvantages WithReturns + adv, v_s
-//	LogpOld        WithAdvantages + logp_old
-//	ModelOutput    ActState + logits
-//	Dist           ModelOutput + dist
-//	DistLogProb    Dist + log_prob
-//
-// act, rew, terminated, truncated, returns, adv, v_s and logp_old must be
-// arrays and dist a custom Leaf; obs, obs_next, info, state, logits and
-// log_prob may hold any value (an array, a Batch for dict observations,
-// nil for an absent state, a custom leaf for an autodiff tensor).
-// Accessors of array keys return nil if the key was later removed or
-// replaced by something else.
+// The typed views (the package documentation's "Typed views" lists them)
+// are structs embedding the *Batch and one part per group of keys; each
+// part holds the same *Batch and gives the accessors of its keys.
 
 // keyKind is what a view requires of a key's value.
 type keyKind int
