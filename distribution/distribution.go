@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/tensor"
 )
 
@@ -15,10 +16,12 @@ import (
 // summed). Results are recorded on the tape the distribution was set up with,
 // so they live until that tape is Reset and gradients flow to the parameters
 // where PyTorch's do.
+//
+// A Distribution is a batch.Leaf: a Batch indexes, stacks and concatenates
+// it along its batch axes (BatchShape, the shape of independent draws and of
+// LogProb's result), as seed 001 §5 slices distributions.
 type Distribution interface {
-	// BatchShape returns the shape of independent draws: the shape of
-	// LogProb's result. The caller must not modify it.
-	BatchShape() []int
+	batch.Leaf
 	// EventShape returns the shape of one draw: [] for a scalar
 	// distribution. The caller must not modify it.
 	EventShape() []int

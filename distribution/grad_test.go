@@ -38,6 +38,14 @@ func normal(tp *tensor.Tape, loc, scale *tensor.Tensor) *distribution.Normal {
 	return &d
 }
 
+func tanhNormal(tp *tensor.Tape, loc, scale *tensor.Tensor) *distribution.TanhNormal {
+	var d distribution.TanhNormal
+	if err := d.Set(tp, loc, scale); err != nil {
+		panic(err)
+	}
+	return &d
+}
+
 type gradCase struct {
 	name   string
 	inputs func(rng *rand.Rand) []*tensor.Tensor
@@ -95,6 +103,39 @@ func gradCases() []gradCase {
 			}},
 			gradCase{"Normal Mode", in, func(tp *tensor.Tape, x []*tensor.Tensor) *tensor.Tensor {
 				return tp.Mul(normal(tp, x[0], x[1]).Mode(), x[1])
+			}},
+		)
+	}
+	for _, shapes := range [][2][]int{{{2, 3}, {2, 3}}, {{2, 3}, {3}}} {
+		in := locScale(shapes[0], shapes[1])
+		tanhIn := func(rng *rand.Rand) []*tensor.Tensor {
+			x := in(rng)
+			x[2].FillUniform(rng, -0.9, 0.9) // values inside (−1, 1)
+			return x
+		}
+		cases = append(cases,
+			gradCase{"TanhNormal RSample", in, func(tp *tensor.Tape, x []*tensor.Tensor) *tensor.Tensor {
+				return tanhNormal(tp, x[0], x[1]).RSample(rand.New(rand.NewPCG(1, 1)))
+			}},
+			gradCase{"TanhNormal LogProb of its RSample", in, func(tp *tensor.Tape, x []*tensor.Tensor) *tensor.Tensor {
+				d := tanhNormal(tp, x[0], x[1])
+				return d.LogProb(d.RSample(rand.New(rand.NewPCG(1, 1))))
+			}},
+			gradCase{"TanhNormal LogProb", tanhIn, func(tp *tensor.Tape, x []*tensor.Tensor) *tensor.Tensor {
+				return tanhNormal(tp, x[0], x[1]).LogProb(x[2])
+			}},
+			gradCase{"TanhNormal Mode", in, func(tp *tensor.Tape, x []*tensor.Tensor) *tensor.Tensor {
+				return tanhNormal(tp, x[0], x[1]).Mode()
+			}},
+			gradCase{"Independent Normal LogProb", in, func(tp *tensor.Tape, x []*tensor.Tensor) *tensor.Tensor {
+				var d distribution.Independent
+				d.Set(tp, normal(tp, x[0], x[1]), 1)
+				return d.LogProb(x[2])
+			}},
+			gradCase{"Independent Normal Entropy", in, func(tp *tensor.Tape, x []*tensor.Tensor) *tensor.Tensor {
+				var d distribution.Independent
+				d.Set(tp, normal(tp, x[0], x[1]), 2)
+				return d.Entropy()
 			}},
 		)
 	}
