@@ -113,7 +113,11 @@ func (s *Discrete) Int(x any) (int64, error) {
 		return 0, fmt.Errorf("%w: a %s %v array is not a value of %v", ErrAction, tupleString(a.Shape()), a.DType(), s)
 	}
 	var v int64
-	eachInt(a, func(_ int, x int64) bool { v = x; return true })
+	if a.DType() == nd.Int64 { // the dtype of Sample and of vector envs' action slots
+		v = nd.Data[int64](a)[0]
+	} else {
+		eachInt(a, func(_ int, x int64) bool { v = x; return true })
+	}
 	if v < s.start || v-s.start >= s.n {
 		return 0, fmt.Errorf("%w: %d is not in %v", ErrAction, v, s)
 	}
