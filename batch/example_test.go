@@ -365,6 +365,9 @@ func ExampleStack() {
 	}
 	cat, _ := batch.Cat(split...)
 	fmt.Println(batch.Equal(cat, data))
+	// Seed 003: np.mean(data) over axis 0.
+	m, _ := batch.Mean(data, 0)
+	fmt.Println(m)
 	// Output:
 	// Batch(
 	//     a: array([[0., 2.],
@@ -380,6 +383,10 @@ func ExampleStack() {
 	//     b: array([-5]),
 	// )
 	// true
+	// Batch(
+	//     a: array([0.5, 2.5]),
+	//     b: array(0.),
+	// )
 }
 
 // Seed 001 §3.5: stack adds a dimension, cat extends one.
@@ -864,4 +871,63 @@ func ExampleBatch_SetRow() {
 	//               env_id: array([0, 1, 0]),
 	//           ),
 	// )
+}
+
+// Seed 003's indexing snippet: arrays of different lengths; the batch has
+// the shortest length, so iteration yields one row.
+func ExampleBatch_Shape() {
+	data := batch.MustNew("a", nd.MustNew([][]float64{{0, 2}, {1, 3}}), "b", [][]int{{5, -5}})
+	fmt.Println(data.Index(nd.I(0)))
+	rows, _ := data.Rows()
+	for sample := range rows {
+		a, _ := sample.Array("a")
+		fmt.Println(a.Str())
+	}
+	fmt.Println(data.Shape())
+	data.Index(nd.All(), nd.I(1)).Add(1)
+	fmt.Println(data)
+	// Output:
+	// Batch(
+	//     a: array([0., 2.]),
+	//     b: array([ 5, -5]),
+	// )
+	// [0. 2.]
+	// [1 2]
+	// Batch(
+	//     a: array([[0., 3.],
+	//               [1., 4.]]),
+	//     b: array([[ 5, -4]]),
+	// )
+}
+
+// Seed 001 §4: a function that takes an Obs view (process_observations).
+func ExampleAsObs() {
+	processObservations := func(b batch.Obs) *nd.Array {
+		obs, _ := b.Obs().(*nd.Array)
+		return obs
+	}
+	info, _ := nd.FromSlice([]any{map[string]any{}}) // np.array([{}], dtype=object)
+	obsData, err := batch.AsObs(batch.MustNew("obs", []int{1, 2, 3}, "info", info))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("Processed obs:", processObservations(obsData).Str())
+	// Output:
+	// Processed obs: [1 2 3]
+}
+
+// Seed 001 §8 "When to nest vs flatten": nested keys are reached by path.
+func ExampleBatch_Array() {
+	nested := batch.MustNew(
+		"obs", batch.MustNew("camera", nd.Zeros(nd.Float64, 32, 64, 64, 3), "lidar", nd.Zeros(nd.Float64, 32, 100), "position", nd.Zeros(nd.Float64, 32, 3)),
+		"act", nd.Zeros(nd.Float64, 32),
+	)
+	camera, _ := nested.Array("obs.camera")
+	fmt.Println("obs.camera shape:", camera.Shape())
+	flat := batch.MustNew("camera", nd.Zeros(nd.Float64, 32, 64, 64, 3), "act", nd.Zeros(nd.Float64, 32))
+	camera, _ = flat.Array("camera")
+	fmt.Println("camera shape:", camera.Shape())
+	// Output:
+	// obs.camera shape: [32 64 64 3]
+	// camera shape: [32 64 64 3]
 }
