@@ -726,6 +726,11 @@ func FuzzSumTree(f *testing.F) {
 				if got := t64.FindPrefixSum(x); got != want {
 					t.Fatalf("float64 FindPrefixSum(%v) = %d, want %d", x, got, want)
 				}
+				dst := []int{-1, -1}
+				t64.FindPrefixSumTo(dst, []float64{x, x / 2})
+				if dst[0] != want || dst[1] != m.find(x/2) {
+					t.Fatalf("float64 FindPrefixSumTo(%v, %v) = %v, want [%d %d]", x, x/2, dst, want, m.find(x/2))
+				}
 			case 3: // SumRange
 				a, b := next()%(size+1), next()%(size+1)
 				a, b = min(a, b), max(a, b)
