@@ -334,22 +334,22 @@ const batchLen = 64
 // another, overlap: 64 searches in 100,000 leaves take 2.1 µs instead of
 // 7.4 µs one after the other. The edge cases are settled as in find.
 func (t *Tree[F]) findBatch(dst []int, xs []F) {
-	var rem [batchLen]F
+	var buf [batchLen]F
+	rem := buf[:len(xs)] // what is left of each x; dst holds the nodes
 	for k, x := range xs {
 		rem[k] = max(x, 0)
 		dst[k] = 1
 	}
-	rem2 := rem[:len(xs)]
 	sum := t.sum
 	for w := t.leaves; w > 1; w >>= 1 {
-		for k, x := range rem2 {
+		for k, x := range rem {
 			l := 2 * dst[k]
 			left := sum[l]
 			b := 0
 			if x >= left {
 				b = 1
 			}
-			rem2[k] = x - left*F(b)
+			rem[k] = x - left*F(b)
 			dst[k] = l + b
 		}
 	}
