@@ -177,3 +177,19 @@ func TestSchedules(t *testing.T) {
 	}()
 	StepDecay{Start: 1, Gamma: 0.5}.At(3)
 }
+
+func TestFlushSubnormal(t *testing.T) {
+	// The smallest normal float32 is 2⁻¹²⁶ ≈ 1.1755e-38 (IEEE 754).
+	for _, tc := range []struct{ in, want float32 }{
+		{1e-39, 0}, {-1e-39, 0}, {math.SmallestNonzeroFloat32, 0},
+		{0x1p-126, 0x1p-126}, {-0x1p-126, -0x1p-126}, {1.5e-38, 1.5e-38},
+		{0, 0}, {1, 1}, {float32(math.Inf(-1)), float32(math.Inf(-1))},
+	} {
+		if got := flushSubnormal(tc.in); got != tc.want {
+			t.Errorf("flushSubnormal(%g) = %g, want %g", tc.in, got, tc.want)
+		}
+	}
+	if got := flushSubnormal(float32(math.NaN())); got == got {
+		t.Errorf("flushSubnormal(NaN) = %g", got)
+	}
+}

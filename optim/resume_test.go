@@ -182,3 +182,47 @@ func TestStepNoAlloc(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLoadState checks that loading any bytes as an Adam state never panics
+// and changes nothing unless it succeeds.
+func FuzzLoadState(f *testing.F) {
+	net, err := nn.NewMLP(nn.MLPConfig{In: 2, Hidden: []int{3}, Out: 1}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	opt, err := NewAdam(net.Params(), DefaultAdamConfig())
+	if err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := opt.Save(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte(nil))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, _ := NewAdam(net.Params(), DefaultAdamConfig())
+		before, cfg := slotsCopy(o.slots), o.Config()
+		if err := o.Load(bytes.NewReader(data)); err != nil {
+			if after := slotsCopy(o.slots); !slicesEqual(before, after) || o.Config() != cfg {
+				t.Fatalf("state changed on error %v", err)
+			}
+			return
+		}
+		if err := o.Config().Validate(); err != nil {
+			t.Fatalf("loaded an invalid configuration: %v", err)
+		}
+	})
+}
+
+func slicesEqual(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}

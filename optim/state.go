@@ -99,13 +99,16 @@ func checkNonNeg(name string, v float64) error {
 	return nil
 }
 
-// flushSubnormal returns 0 for a subnormal v and v otherwise, without a
-// branch (see the package documentation's Decisions).
+// flushSubnormal returns 0 for a subnormal v (|v| below the smallest normal
+// float32, 2⁻¹²⁶) and v otherwise (see the package documentation). The
+// branch is almost never taken, so it predicts well; it measured no slower
+// than a branch-free version on the bits.
 func flushSubnormal(v float32) float32 {
-	b := math.Float32bits(v)
-	e := b & 0x7f800000
-	keep := -((e | -e) >> 31) // all ones unless the exponent field is 0
-	return math.Float32frombits(b & keep)
+	const minNormal = 0x1p-126
+	if v > -minNormal && v < minNormal {
+		return 0
+	}
+	return v
 }
 
 // save writes the state buffers as tensors named "<parameter>.<buffer>",
