@@ -271,3 +271,9 @@ func ExampleActivation() {
 	// identity [-1.000 0.000 2.000]
 	// nn: invalid configuration: unknown activation "swish"
 }
+
+func ExampleFlatten() {
+	x := tensor.New(2, 3, 4, 4)
+	fmt.Println(nn.Flatten{}.Forward(nil, x).Shape())
+	// Output: [2 48]
+}
