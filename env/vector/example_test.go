@@ -54,7 +54,7 @@ func ExampleSync() {
 // Send starts envs without waiting; Recv returns the first to finish.
 func ExampleAsync() {
 	var envs []env.Env
-	for i, sleep := range []time.Duration{30, 1, 60} {
+	for i, sleep := range []time.Duration{100, 1, 200} {
 		envs = append(envs, envtest.MustNew(envtest.Config{ID: i, Lengths: []int{10}, Sleep: sleep * time.Millisecond}))
 	}
 	v, _ := vector.NewAsync(envs)

@@ -227,65 +227,83 @@ func TestSendRecvSync(t *testing.T) {
 	}
 }
 
-func TestSendRecvAsync(t *testing.T) {
-	// Env 3 steps in 10ms, env 2 in 30ms, env 1 in 150ms, env 0 in 200ms.
-	sleeps := []time.Duration{200, 150, 30, 10}
-	var envs []env.Env
-	for i, d := range sleeps {
-		envs = append(envs, envtest.MustNew(envtest.Config{ID: i, Lengths: []int{100}, Sleep: d * time.Millisecond}))
+// gated is a Fake whose Step waits for a release, so that tests decide the
+// order in which envs finish.
+type gated struct {
+	*envtest.Fake
+	release chan struct{}
+}
+
+func newGated(id int) *gated {
+	return &gated{envtest.MustNew(envtest.Config{ID: id, Lengths: []int{100}}), make(chan struct{}, 10)}
+}
+
+func (g *gated) Step(action any) (any, float64, bool, bool, env.Info, error) {
+	<-g.release
+	return g.Fake.Step(action)
+}
+
+func gatedEnvs(n int) ([]env.Env, []*gated) {
+	var es []env.Env
+	var gs []*gated
+	for i := 0; i < n; i++ {
+		g := newGated(i)
+		es, gs = append(es, g), append(gs, g)
 	}
+	return es, gs
+}
+
+func TestSendRecvAsync(t *testing.T) {
+	envs, gates := gatedEnvs(4)
 	v := newVec(t, kinds[1].make, envs)
 	v.Reset(bg, nil, nil)
 	if err := v.Send(nil, actions(4, 1)); err != nil {
 		t.Fatal(err)
 	}
-	r, err := v.Recv(bg, 2)
-	if err != nil || !slices.Equal(r.IDs, []int{3, 2}) || v.Running() != 2 {
-		t.Fatalf("Recv(2): ids %v, %v, running %d; want the two fastest, 3 and 2", r.IDs, err, v.Running())
+	// Envs finish in the order they are released.
+	gates[3].release <- struct{}{}
+	r, err := v.Recv(bg, 1)
+	if err != nil || !slices.Equal(r.IDs, []int{3}) || v.Running() != 3 {
+		t.Fatalf("Recv(1): ids %v, %v, running %d; want 3", r.IDs, err, v.Running())
 	}
-	// Send env 3 again (10ms) while 1 and 0 still run: the next two to
-	// finish are 3 and 1.
-	if err := v.Send([]int{3}, actions(1, 0)); err != nil {
-		t.Fatal(err)
+	gates[1].release <- struct{}{}
+	if r, err = v.Recv(bg, 1); err != nil || !slices.Equal(r.IDs, []int{1}) {
+		t.Fatalf("Recv(1): ids %v, %v; want 1", r.IDs, err)
 	}
-	r, err = v.Recv(bg, 2)
-	if err != nil || !slices.Equal(r.IDs, []int{3, 1}) {
-		t.Fatalf("second Recv(2): ids %v, %v", r.IDs, err)
-	}
-	// A deadline before env 0 can finish returns nothing and the deadline's error.
+	// A deadline before any env finishes: no Result and the deadline's error.
 	ctx, cancel := context.WithTimeout(bg, time.Millisecond)
 	defer cancel()
-	if r, err := v.Recv(ctx, 0); r != nil || !errors.Is(err, context.DeadlineExceeded) || v.Running() != 1 {
+	if r, err := v.Recv(ctx, 0); r != nil || !errors.Is(err, context.DeadlineExceeded) || v.Running() != 2 {
 		t.Fatalf("Recv before a deadline: %v, %v, running %d", r, err, v.Running())
 	}
-	r, err = v.Recv(bg, 0)
-	if err != nil || !slices.Equal(r.IDs, []int{0}) || !slices.Equal(obsRows(r), [][3]float32{{0, 0, 1}}) {
-		t.Fatalf("final Recv: ids %v obs %v, %v", r.IDs, obsRows(r), err)
-	}
-	// With a deadline after the two fast envs but before the others, Recv
-	// returns what finished.
-	v.Send(nil, actions(4, 1))
-	ctx, cancel = context.WithTimeout(bg, 80*time.Millisecond)
+	// A deadline after one of two envs finished: that one, without error.
+	gates[0].release <- struct{}{}
+	ctx, cancel = context.WithTimeout(bg, 100*time.Millisecond)
 	defer cancel()
 	r, err = v.Recv(ctx, 0)
-	if err != nil || !slices.Equal(r.IDs, []int{3, 2}) {
-		t.Fatalf("Recv with an 80ms deadline: ids %v, %v; want 3 (10ms) and 2 (30ms)", r.IDs, err)
+	if err != nil || !slices.Equal(r.IDs, []int{0}) || !slices.Equal(obsRows(r), [][3]float32{{0, 0, 1}}) || v.Running() != 1 {
+		t.Fatalf("Recv with a deadline: ids %v obs %v, %v, running %d", r.IDs, obsRows(r), err, v.Running())
 	}
-	v.Recv(bg, 0)
+	// Env 3 sent again and released: waitNum 0 waits for both.
+	v.Send([]int{3}, actions(1, 0))
+	gates[3].release <- struct{}{}
+	gates[2].release <- struct{}{}
+	r, err = v.Recv(bg, 0)
+	if got := slices.Sorted(slices.Values(r.IDs)); err != nil || !slices.Equal(got, []int{2, 3}) || v.Running() != 0 {
+		t.Fatalf("Recv(0): ids %v, %v, running %d", r.IDs, err, v.Running())
+	}
 }
 
-// A Step whose context ends leaves the unfinished envs to Recv, and envs
-// of an earlier Send that finish during a Step are kept for Recv.
+// Envs of an earlier Send that finish during a Step are kept for Recv, and
+// a Step whose context ends leaves its unfinished envs to Recv.
 func TestAsyncStepInterleaving(t *testing.T) {
-	envs := []env.Env{
-		envtest.MustNew(envtest.Config{ID: 0, Lengths: []int{100}, Sleep: 60 * time.Millisecond}),
-		envtest.MustNew(envtest.Config{ID: 1, Lengths: []int{100}, Sleep: 5 * time.Millisecond}),
-		envtest.MustNew(envtest.Config{ID: 2, Lengths: []int{100}}),
-	}
+	envs, gates := gatedEnvs(3)
 	v := newVec(t, kinds[1].make, envs)
 	v.Reset(bg, nil, nil)
 	v.Send([]int{1}, actions(1, 1))
-	// Env 1 (5ms) finishes while Step waits for env 0 (60ms).
+	gates[1].release <- struct{}{}
+	gates[0].release <- struct{}{}
+	gates[2].release <- struct{}{}
 	r, err := v.Step(bg, []int{0, 2}, actions(2, 0))
 	if err != nil || !slices.Equal(r.IDs, []int{0, 2}) || v.Running() != 1 {
 		t.Fatalf("Step: %v, %v, running %d", r.IDs, err, v.Running())
@@ -294,17 +312,24 @@ func TestAsyncStepInterleaving(t *testing.T) {
 	if err != nil || !slices.Equal(r.IDs, []int{1}) || !slices.Equal(obsRows(r), [][3]float32{{1, 0, 1}}) {
 		t.Fatalf("Recv of env 1: %v, %v", r, err)
 	}
+	gates[2].release <- struct{}{}
 	ctx, cancel := context.WithTimeout(bg, 10*time.Millisecond)
 	defer cancel()
 	if _, err := v.Step(ctx, []int{0, 2}, actions(2, 0)); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Step past its deadline: %v", err)
 	}
-	if v.Running() != 1 {
-		t.Fatalf("after the deadline %d envs run, want env 0", v.Running())
+	if v.Running() == 0 {
+		t.Fatal("after the deadline no env runs, want env 0 (and env 2 if it was not collected)")
 	}
+	gates[0].release <- struct{}{}
 	r, err = v.Recv(bg, 0)
-	if err != nil || !slices.Equal(r.IDs, []int{0}) || !slices.Equal(obsRows(r), [][3]float32{{0, 0, 2}}) {
-		t.Fatalf("Recv of env 0: %v, %v", obsRows(r), err)
+	if err != nil || !slices.Contains(r.IDs, 0) || v.Running() != 0 {
+		t.Fatalf("Recv after the deadline: %v, %v, running %d", r.IDs, err, v.Running())
+	}
+	for j, id := range r.IDs {
+		if id == 0 && obsRows(r)[j] != [3]float32{0, 0, 2} {
+			t.Errorf("env 0's observation %v, want [0 0 2]", obsRows(r)[j])
+		}
 	}
 }
 
