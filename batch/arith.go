@@ -70,16 +70,16 @@ func (b *Batch) Div(y any) error { return b.inplace(opDiv, y) }
 // Add returns a new Batch holding x + y for every array of x (nd.Add: a new
 // array with numpy's type promotion); y is as in Batch.Add. nil values and
 // reserved keys are kept. It returns Batch.Add's errors.
-func Add(x *Batch, y any) (*Batch, error) { return arith(opAdd, x, y, nil) }
+func Add(x *Batch, y any) (*Batch, error) { return arith(opAdd, x, y) }
 
 // Sub returns x - y; see Add.
-func Sub(x *Batch, y any) (*Batch, error) { return arith(opSub, x, y, nil) }
+func Sub(x *Batch, y any) (*Batch, error) { return arith(opSub, x, y) }
 
 // Mul returns x * y; see Add.
-func Mul(x *Batch, y any) (*Batch, error) { return arith(opMul, x, y, nil) }
+func Mul(x *Batch, y any) (*Batch, error) { return arith(opMul, x, y) }
 
 // Div returns x / y, nd's true division (integers give float64); see Add.
-func Div(x *Batch, y any) (*Batch, error) { return arith(opDiv, x, y, nil) }
+func Div(x *Batch, y any) (*Batch, error) { return arith(opDiv, x, y) }
 
 // checkOperand accepts Go numbers and bools, arrays and Batches.
 func checkOperand(y any) error {
@@ -101,7 +101,7 @@ func (b *Batch) inplace(o op, y any) error {
 		return err
 	}
 	var pairs []pair
-	if err := collectPairs(o, b, y, nil, &pairs); err != nil {
+	if err := collectPairs(o, b, y, &pairs); err != nil {
 		return err
 	}
 	for _, pr := range pairs {
@@ -115,16 +115,15 @@ func (b *Batch) inplace(o op, y any) error {
 
 // collectPairs walks b (and y when it is a Batch), checks each array with
 // its operand and appends them to pairs.
-func collectPairs(o op, b *Batch, y any, p *path, pairs *[]pair) error {
+func collectPairs(o op, b *Batch, y any, pairs *[]pair) error {
 	yb, structured := y.(*Batch)
 	if structured {
-		if err := operandKeys(b, yb, p); err != nil {
+		if err := operandKeys(b, yb); err != nil {
 			return err
 		}
 	}
 	for i := range b.ents {
 		e := &b.ents[i]
-		q := &path{p, e.key}
 		yv := y
 		if structured {
 			yv = yb.ents[yb.lookup(e.key, i)].val
@@ -136,38 +135,38 @@ func collectPairs(o op, b *Batch, y any, p *path, pairs *[]pair) error {
 				continue
 			}
 			if sb, ok := yv.(*Batch); structured && (!ok || len(sb.ents) == 0) {
-				return newError(ErrStructure, q, "a Batch cannot be combined with "+describe(yv), nil)
+				return errAt(ErrStructure, e.key, "a Batch cannot be combined with "+describe(yv), nil)
 			}
-			if err := collectPairs(o, x, yv, q, pairs); err != nil {
-				return err
+			if err := collectPairs(o, x, yv, pairs); err != nil {
+				return within(e.key, err)
 			}
 		case *nd.Array:
 			if structured {
 				if _, ok := yv.(*nd.Array); !ok {
-					return newError(ErrStructure, q, "an array cannot be combined with "+describe(yv), nil)
+					return errAt(ErrStructure, e.key, "an array cannot be combined with "+describe(yv), nil)
 				}
 			}
 			if err := probe(o, x, yv); err != nil {
-				return newError(ErrType, q, "cannot "+opNames[o]+" in place", err)
+				return errAt(ErrType, e.key, "cannot "+opNames[o]+" in place", err)
 			}
 			*pairs = append(*pairs, pair{x, yv})
 		default:
-			return newError(ErrType, q, "cannot "+opNames[o]+" "+describe(x), nil)
+			return errAt(ErrType, e.key, "cannot "+opNames[o]+" "+describe(x), nil)
 		}
 	}
 	return nil
 }
 
 // operandKeys checks that y has exactly b's keys.
-func operandKeys(b, y *Batch, p *path) error {
+func operandKeys(b, y *Batch) error {
 	for _, e := range b.ents {
 		if y.find(e.key) < 0 {
-			return newError(ErrStructure, &path{p, e.key}, "key missing from the operand", nil)
+			return errAt(ErrStructure, e.key, "key missing from the operand", nil)
 		}
 	}
 	for _, e := range y.ents {
 		if b.find(e.key) < 0 {
-			return newError(ErrStructure, &path{p, e.key}, "operand key missing from the batch", nil)
+			return errAt(ErrStructure, e.key, "operand key missing from the batch", nil)
 		}
 	}
 	return nil
@@ -204,20 +203,19 @@ func sameInts(a, b []int) bool {
 	return true
 }
 
-func arith(o op, x *Batch, y any, p *path) (*Batch, error) {
+func arith(o op, x *Batch, y any) (*Batch, error) {
 	if err := checkOperand(y); err != nil {
 		return nil, err
 	}
 	yb, structured := y.(*Batch)
 	if structured {
-		if err := operandKeys(x, yb, p); err != nil {
+		if err := operandKeys(x, yb); err != nil {
 			return nil, err
 		}
 	}
 	out := newBatch(len(x.ents))
 	for i := range x.ents {
 		e := &x.ents[i]
-		q := &path{p, e.key}
 		yv := y
 		if structured {
 			yv = yb.ents[yb.lookup(e.key, i)].val
@@ -231,26 +229,26 @@ func arith(o op, x *Batch, y any, p *path) (*Batch, error) {
 				break
 			}
 			if sb, ok := yv.(*Batch); structured && (!ok || len(sb.ents) == 0) {
-				return nil, newError(ErrStructure, q, "a Batch cannot be combined with "+describe(yv), nil)
+				return nil, errAt(ErrStructure, e.key, "a Batch cannot be combined with "+describe(yv), nil)
 			}
-			r, err := arith(o, xv, yv, q)
+			r, err := arith(o, xv, yv)
 			if err != nil {
-				return nil, err
+				return nil, within(e.key, err)
 			}
 			v = r
 		case *nd.Array:
 			if structured {
 				if _, ok := yv.(*nd.Array); !ok {
-					return nil, newError(ErrStructure, q, "an array cannot be combined with "+describe(yv), nil)
+					return nil, errAt(ErrStructure, e.key, "an array cannot be combined with "+describe(yv), nil)
 				}
 			}
 			r, err := o.apply(xv, yv)
 			if err != nil {
-				return nil, newError(ErrType, q, "cannot "+opNames[o], err)
+				return nil, errAt(ErrType, e.key, "cannot "+opNames[o], err)
 			}
 			v = r
 		default:
-			return nil, newError(ErrType, q, "cannot "+opNames[o]+" "+describe(xv), nil)
+			return nil, errAt(ErrType, e.key, "cannot "+opNames[o]+" "+describe(xv), nil)
 		}
 		out.ents = append(out.ents, entry{e.key, v})
 	}
@@ -263,22 +261,21 @@ func arith(o op, x *Batch, y any, p *path) (*Batch, error) {
 // kept. It returns an error wrapping ErrType, naming the key, for a string,
 // other scalar or custom leaf, or an array nd cannot reduce (with nd's
 // error).
-func Mean(b *Batch, axis ...int) (*Batch, error) { return reduce(b, nd.Mean, "mean", axis, nil) }
+func Mean(b *Batch, axis ...int) (*Batch, error) { return reduce(b, nd.Mean, "mean", axis) }
 
 // Sum returns nd.Sum of every array of b; see Mean.
-func Sum(b *Batch, axis ...int) (*Batch, error) { return reduce(b, nd.Sum, "sum", axis, nil) }
+func Sum(b *Batch, axis ...int) (*Batch, error) { return reduce(b, nd.Sum, "sum", axis) }
 
 // Min returns nd.Min of every array of b; see Mean.
-func Min(b *Batch, axis ...int) (*Batch, error) { return reduce(b, nd.Min, "min", axis, nil) }
+func Min(b *Batch, axis ...int) (*Batch, error) { return reduce(b, nd.Min, "min", axis) }
 
 // Max returns nd.Max of every array of b; see Mean.
-func Max(b *Batch, axis ...int) (*Batch, error) { return reduce(b, nd.Max, "max", axis, nil) }
+func Max(b *Batch, axis ...int) (*Batch, error) { return reduce(b, nd.Max, "max", axis) }
 
-func reduce(b *Batch, fn func(*nd.Array, ...int) (*nd.Array, error), name string, axis []int, p *path) (*Batch, error) {
+func reduce(b *Batch, fn func(*nd.Array, ...int) (*nd.Array, error), name string, axis []int) (*Batch, error) {
 	out := newBatch(len(b.ents))
 	for i := range b.ents {
 		e := &b.ents[i]
-		q := &path{p, e.key}
 		var v any
 		switch x := e.val.(type) {
 		case nil:
@@ -287,19 +284,19 @@ func reduce(b *Batch, fn func(*nd.Array, ...int) (*nd.Array, error), name string
 				v = &Batch{}
 				break
 			}
-			r, err := reduce(x, fn, name, axis, q)
+			r, err := reduce(x, fn, name, axis)
 			if err != nil {
-				return nil, err
+				return nil, within(e.key, err)
 			}
 			v = r
 		case *nd.Array:
 			r, err := fn(x, axis...)
 			if err != nil {
-				return nil, newError(ErrType, q, "cannot take the "+name, err)
+				return nil, errAt(ErrType, e.key, "cannot take the "+name, err)
 			}
 			v = r
 		default:
-			return nil, newError(ErrType, q, "cannot take the "+name+" of "+describe(x), nil)
+			return nil, errAt(ErrType, e.key, "cannot take the "+name+" of "+describe(x), nil)
 		}
 		out.ents = append(out.ents, entry{e.key, v})
 	}

@@ -49,7 +49,7 @@ func assignSource(v any) (any, error) {
 	case *Batch, nil, string:
 		return v, nil
 	}
-	c, err := convert(v, false, nil)
+	c, err := convert(v, false)
 	if err != nil {
 		return nil, err
 	}

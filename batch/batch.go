@@ -29,12 +29,12 @@ type entry struct {
 }
 
 // checkKey reports whether key may be stored in a Batch.
-func checkKey(key string, p *path) error {
+func checkKey(key string) error {
 	if key == "" {
-		return newError(ErrKey, p, "empty key", nil)
+		return &Error{Kind: ErrKey, Msg: "empty key"}
 	}
 	if strings.Contains(key, Sep) {
-		return newError(ErrKey, p, "key "+quote(key)+" contains the path separator "+quote(Sep), nil)
+		return &Error{Kind: ErrKey, Msg: "key " + quote(key) + " contains the path separator " + quote(Sep)}
 	}
 	return nil
 }
@@ -257,19 +257,23 @@ func Values[T any](b *Batch, keyPath string) ([]T, error) {
 // not a Batch, and the conversion's error for a value that cannot be
 // stored; b is unchanged then.
 func (b *Batch) Set(keyPath string, v any) error {
-	p, err := checkPath(keyPath)
-	if err != nil {
-		return err
+	for rest := keyPath; ; {
+		key, more, nested := strings.Cut(rest, Sep)
+		if key == "" {
+			return &Error{Kind: ErrKey, Msg: "empty key in key path " + quote(keyPath)}
+		}
+		if !nested {
+			break
+		}
+		rest = more
 	}
-	cv, err := convert(v, false, p)
+	cv, err := convert(v, false)
 	if err != nil {
-		return err
+		return within(keyPath, err)
 	}
-	cur := b
-	var at *path
+	cur, rest := b, keyPath
 	for {
-		key, rest, nested := strings.Cut(keyPath, Sep)
-		at = &path{at, key}
+		key, more, nested := strings.Cut(rest, Sep)
 		if !nested {
 			cur.put(key, cv)
 			return nil
@@ -278,31 +282,15 @@ func (b *Batch) Set(keyPath string, v any) error {
 		if i < 0 {
 			sub := &Batch{}
 			cur.ents = append(cur.ents, entry{key, sub})
-			cur, keyPath = sub, rest
+			cur, rest = sub, more
 			continue
 		}
 		sub, ok := cur.ents[i].val.(*Batch)
 		if !ok {
-			return newError(ErrType, at, "holds "+describe(cur.ents[i].val)+", not a Batch", nil)
+			at := keyPath[:len(keyPath)-len(more)-len(Sep)]
+			return &Error{Kind: ErrType, Path: at, Msg: "holds " + describe(cur.ents[i].val) + ", not a Batch"}
 		}
-		cur, keyPath = sub, rest
-	}
-}
-
-// checkPath checks every key of a key path and returns the path.
-func checkPath(keyPath string) (*path, error) {
-	var p *path
-	full := keyPath
-	for {
-		key, rest, nested := strings.Cut(keyPath, Sep)
-		if key == "" {
-			return nil, newError(ErrKey, nil, "empty key in key path "+quote(full), nil)
-		}
-		p = &path{p, key}
-		if !nested {
-			return p, nil
-		}
-		keyPath = rest
+		cur, rest = sub, more
 	}
 }
 

@@ -62,16 +62,15 @@ func fromPairs(kv []any, cp bool) (*Batch, error) {
 		if !ok {
 			return nil, &Error{Kind: ErrKey, Msg: "key " + describe(kv[i]) + " is not a string"}
 		}
-		if err := checkKey(key, nil); err != nil {
+		if err := checkKey(key); err != nil {
 			return nil, err
 		}
 		if b.find(key) >= 0 {
 			return nil, &Error{Kind: ErrKey, Path: key, Msg: "repeated key"}
 		}
-		p := &path{nil, key}
-		v, err := convert(kv[i+1], cp, p)
+		v, err := convert(kv[i+1], cp)
 		if err != nil {
-			return nil, err
+			return nil, within(key, err)
 		}
 		b.ents = append(b.ents, entry{key, v})
 	}
@@ -83,7 +82,7 @@ func fromPairs(kv []any, cp bool) (*Batch, error) {
 // keys are taken in sorted (byte-wise) order; build from key, value pairs
 // with New to choose the order. It returns New's errors.
 func FromMap(m map[string]any) (*Batch, error) {
-	return mapBatch(reflect.ValueOf(m), false, nil)
+	return mapBatch(reflect.ValueOf(m), false)
 }
 
 // FromRows stacks a list of rows into one Batch, Tianshou's
@@ -92,11 +91,12 @@ func FromMap(m map[string]any) (*Batch, error) {
 // missing keys are padded. It returns an error wrapping ErrType for a row of
 // another type, FromMap's errors and Stack's errors.
 func FromRows(rows ...any) (*Batch, error) {
-	return rowsBatch(reflect.ValueOf(rows), false, nil)
+	return rowsBatch(reflect.ValueOf(rows), false)
 }
 
-// convert applies New's conversion rules to one value stored at p.
-func convert(v any, cp bool, p *path) (any, error) {
+// convert applies New's conversion rules to one value; the caller names
+// the key in errors (within).
+func convert(v any, cp bool) (any, error) {
 	switch x := v.(type) {
 	case nil:
 		return nil, nil
@@ -123,7 +123,7 @@ func convert(v any, cp bool, p *path) (any, error) {
 	case bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
 		return nd.New(x)
 	case map[string]any:
-		return mapBatch(reflect.ValueOf(x), cp, p)
+		return mapBatch(reflect.ValueOf(x), cp)
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
@@ -152,17 +152,17 @@ func convert(v any, cp bool, p *path) (any, error) {
 	case reflect.String:
 		return rv.String(), nil
 	case reflect.Map:
-		return mapBatch(rv, cp, p)
+		return mapBatch(rv, cp)
 	case reflect.Slice, reflect.Array:
 		if isRowList(rv) {
-			return rowsBatch(rv, cp, p)
+			return rowsBatch(rv, cp)
 		}
 		a, err := nd.New(v)
 		if errors.Is(err, nd.ErrShape) {
-			return raggedArray(rv, p)
+			return raggedArray(rv)
 		}
 		if err != nil {
-			return nil, newError(ErrType, p, "cannot convert "+describe(v)+" to an array", err)
+			return nil, &Error{Kind: ErrType, Msg: "cannot convert " + describe(v) + " to an array", Err: err}
 		}
 		return a, nil
 	}
@@ -170,27 +170,40 @@ func convert(v any, cp bool, p *path) (any, error) {
 }
 
 // mapBatch converts a map with string keys into a Batch, keys sorted.
-func mapBatch(rv reflect.Value, cp bool, p *path) (*Batch, error) {
+func mapBatch(rv reflect.Value, cp bool) (*Batch, error) {
+	if m, ok := rv.Interface().(map[string]any); ok {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		return fillBatch(keys, func(k string) any { return m[k] }, cp)
+	}
 	if rv.Type().Key().Kind() != reflect.String {
-		return nil, newError(ErrKey, p, "keys should all be strings, but the map has keys of type "+rv.Type().Key().String(), nil)
+		return nil, &Error{Kind: ErrKey, Msg: "keys should all be strings, but the map has keys of type " + rv.Type().Key().String()}
 	}
 	keys := make([]string, 0, rv.Len())
-	vals := make(map[string]reflect.Value, rv.Len())
+	vals := make(map[string]any, rv.Len())
 	for it := rv.MapRange(); it.Next(); {
 		k := it.Key().String()
 		keys = append(keys, k)
-		vals[k] = it.Value()
+		vals[k] = it.Value().Interface()
 	}
 	slices.Sort(keys)
+	return fillBatch(keys, func(k string) any { return vals[k] }, cp)
+}
+
+// fillBatch returns a Batch of the given keys with the converted values
+// value(key).
+func fillBatch(keys []string, value func(string) any, cp bool) (*Batch, error) {
 	b := newBatch(len(keys))
 	for _, k := range keys {
-		if err := checkKey(k, p); err != nil {
+		if err := checkKey(k); err != nil {
 			return nil, err
 		}
-		q := &path{p, k}
-		v, err := convert(vals[k].Interface(), cp, q)
+		v, err := convert(value(k), cp)
 		if err != nil {
-			return nil, err
+			return nil, within(k, err)
 		}
 		b.ents = append(b.ents, entry{k, v})
 	}
@@ -233,13 +246,13 @@ func isRow(e reflect.Value) bool {
 }
 
 // rowsBatch stacks a sequence of maps and Batches along a new axis 0.
-func rowsBatch(rv reflect.Value, cp bool, p *path) (*Batch, error) {
+func rowsBatch(rv reflect.Value, cp bool) (*Batch, error) {
 	rows := make([]*Batch, rv.Len())
 	for i := range rows {
 		e := elem(rv, i)
 		switch {
 		case e.Kind() == reflect.Map:
-			b, err := mapBatch(e, cp, p)
+			b, err := mapBatch(e, cp)
 			if err != nil {
 				return nil, err
 			}
@@ -247,14 +260,10 @@ func rowsBatch(rv reflect.Value, cp bool, p *path) (*Batch, error) {
 		case e.IsValid() && e.Type() == batchType && !e.IsNil():
 			rows[i] = e.Interface().(*Batch)
 		default:
-			return nil, newError(ErrType, p, fmt.Sprintf("row %d is %s, not a map or a *Batch", i, describeValue(e)), nil)
+			return nil, &Error{Kind: ErrType, Msg: fmt.Sprintf("row %d is %s, not a map or a *Batch", i, describeValue(e))}
 		}
 	}
-	b, err := stackBatches(0, rows, p)
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
+	return Stack(0, rows...)
 }
 
 func describeValue(e reflect.Value) string {
@@ -267,7 +276,7 @@ func describeValue(e reflect.Value) string {
 // raggedArray converts a ragged sequence into a 1-d Object array of its
 // elements: inner sequences become arrays (themselves ragged-converted if
 // needed), other elements keep their Go value.
-func raggedArray(rv reflect.Value, p *path) (*nd.Array, error) {
+func raggedArray(rv reflect.Value) (*nd.Array, error) {
 	out := make([]any, rv.Len())
 	for i := range out {
 		e := elem(rv, i)
@@ -280,10 +289,10 @@ func raggedArray(rv reflect.Value, p *path) (*nd.Array, error) {
 		}
 		a, err := nd.New(e.Interface())
 		if errors.Is(err, nd.ErrShape) {
-			a, err = raggedArray(e, p)
+			a, err = raggedArray(e)
 		}
 		if err != nil {
-			return nil, newError(ErrType, p, fmt.Sprintf("cannot convert element %d to an array", i), err)
+			return nil, &Error{Kind: ErrType, Msg: fmt.Sprintf("cannot convert element %d to an array", i), Err: err}
 		}
 		out[i] = a
 	}

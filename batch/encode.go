@@ -357,7 +357,7 @@ func (d *decoder) batch(depth int) (*Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkKey(key, nil); err != nil {
+		if err := checkKey(key); err != nil {
 			return nil, d.errorf("invalid key %q: %v", key, err)
 		}
 		if b.find(key) >= 0 {

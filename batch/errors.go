@@ -71,30 +71,10 @@ func (e *Error) Unwrap() []error {
 	return []error{e.Kind, e.Err}
 }
 
-// path is a key path built on the stack while walking a tree; it becomes a
-// string only when an error names it.
-type path struct {
-	parent *path
-	key    string
-}
-
-func (p *path) String() string {
-	if p == nil {
-		return ""
-	}
-	if p.parent == nil {
-		return p.key
-	}
-	return p.parent.String() + "." + p.key
-}
-
-func newError(kind error, p *path, msg string, err error) *Error {
-	return &Error{Kind: kind, Path: p.String(), Msg: msg, Err: err}
-}
-
 // within prefixes the path of a batch error by key, as the error passes up
-// from a nested Batch; other errors are returned unchanged. Hot paths use it
-// instead of building a path on the way down, which would allocate.
+// from a nested Batch; other errors are returned unchanged. Paths are built
+// on the way up, from the failing leaf, because building them on the way
+// down would allocate on every call.
 func within(key string, err error) error {
 	if e, ok := err.(*Error); ok {
 		if e.Path == "" {

@@ -29,7 +29,11 @@ import (
 // a custom leaf missing from some batches), or if nd.Stack or a leaf's
 // Stack refuses them (shapes that differ, an axis out of range).
 func Stack(axis int, bs ...*Batch) (*Batch, error) {
-	return stackBatches(axis, bs, nil)
+	items := withKeys(bs)
+	if len(items) == 0 {
+		return &Batch{}, nil
+	}
+	return stackNode(axis, items)
 }
 
 // Stack sets b to Stack(axis, b, others...) (Tianshou's stack_). If b has
@@ -41,14 +45,6 @@ func (b *Batch) Stack(axis int, others ...*Batch) error {
 	}
 	b.ents = r.ents
 	return nil
-}
-
-func stackBatches(axis int, bs []*Batch, p *path) (*Batch, error) {
-	items := withKeys(bs)
-	if len(items) == 0 {
-		return &Batch{}, nil
-	}
-	return stackNode(axis, items, p)
 }
 
 // withKeys returns the batches of bs that have keys (bs itself when all
@@ -73,7 +69,7 @@ func withKeys(bs []*Batch) []*Batch {
 type absent struct{}
 
 // stackNode stacks items, of which nil ones are absent (padded).
-func stackNode(axis int, items []*Batch, p *path) (*Batch, error) {
+func stackNode(axis int, items []*Batch) (*Batch, error) {
 	keys := unionKeys(items)
 	out := newBatch(len(keys))
 	vals := make([]any, len(items))
@@ -92,17 +88,16 @@ func stackNode(axis int, items []*Batch, p *path) (*Batch, error) {
 			vals[i] = it.ents[j].val
 			present++
 		}
-		q := &path{p, k}
 		if present == 0 {
 			out.ents = append(out.ents, entry{k, &Batch{}})
 			continue
 		}
 		if present < len(items) && axis != 0 {
-			return nil, newError(ErrStructure, q, fmt.Sprintf("the key is not shared by all batches, which Stack allows only along axis 0, not axis %d", axis), nil)
+			return nil, errAt(ErrStructure, k, fmt.Sprintf("the key is not shared by all batches, which Stack allows only along axis 0, not axis %d", axis), nil)
 		}
-		v, err := stackValues(axis, vals, present, arrs, q)
+		v, err := stackValues(axis, vals, present, arrs)
 		if err != nil {
-			return nil, err
+			return nil, within(k, err)
 		}
 		out.ents = append(out.ents, entry{k, v})
 	}
@@ -183,7 +178,7 @@ func restLeaves(vals []any, skip int) []Leaf {
 	return rest
 }
 
-func stackValues(axis int, vals []any, present int, arrs []*nd.Array, p *path) (any, error) {
+func stackValues(axis int, vals []any, present int, arrs []*nd.Array) (any, error) {
 	nb, nl := countKinds(vals)
 	switch {
 	case nb == present:
@@ -191,21 +186,21 @@ func stackValues(axis int, vals []any, present int, arrs []*nd.Array, p *path) (
 		for i, v := range vals {
 			subs[i], _ = v.(*Batch)
 		}
-		return stackNode(axis, subs, p)
+		return stackNode(axis, subs)
 	case nb > 0:
-		return nil, mixError(p, "stack", vals)
+		return nil, mixError("stack", vals)
 	case nl == present:
 		if present < len(vals) {
-			return nil, newError(ErrStructure, p, "a custom leaf cannot be padded: the key is missing from some batches", nil)
+			return nil, &Error{Kind: ErrStructure, Msg: "a custom leaf cannot be padded: the key is missing from some batches"}
 		}
 		l := vals[0].(Leaf)
 		r, err := l.Stack(axis, restLeaves(vals, 0)...)
 		if err != nil {
-			return nil, newError(ErrStructure, p, "cannot stack the custom leaves", err)
+			return nil, &Error{Kind: ErrStructure, Msg: "cannot stack the custom leaves", Err: err}
 		}
 		return r, nil
 	case nl > 0:
-		return nil, mixError(p, "stack", vals)
+		return nil, mixError("stack", vals)
 	}
 	arrs = arrs[:0]
 	for _, v := range vals {
@@ -216,7 +211,7 @@ func stackValues(axis int, vals []any, present int, arrs []*nd.Array, p *path) (
 	if present == len(vals) {
 		a, err := nd.Stack(axis, arrs...)
 		if err != nil {
-			return nil, newError(ErrStructure, p, "cannot stack the values", err)
+			return nil, &Error{Kind: ErrStructure, Msg: "cannot stack the values", Err: err}
 		}
 		return a, nil
 	}
@@ -225,7 +220,7 @@ func stackValues(axis int, vals []any, present int, arrs []*nd.Array, p *path) (
 	dt := first.DType()
 	for _, a := range arrs[1:] {
 		if !sameShape(a, first) {
-			return nil, newError(ErrStructure, p, fmt.Sprintf("cannot stack %s with %s", describe(first), describe(a)), nil)
+			return nil, &Error{Kind: ErrStructure, Msg: fmt.Sprintf("cannot stack %s with %s", describe(first), describe(a))}
 		}
 		dt = nd.ResultType(dt, a.DType())
 	}
@@ -236,7 +231,7 @@ func stackValues(axis int, vals []any, present int, arrs []*nd.Array, p *path) (
 			continue
 		}
 		if err := out.SetRow(i, arrs[k]); err != nil {
-			return nil, newError(ErrStructure, p, "cannot stack the values", err)
+			return nil, &Error{Kind: ErrStructure, Msg: "cannot stack the values", Err: err}
 		}
 		k++
 	}
@@ -244,7 +239,7 @@ func stackValues(axis int, vals []any, present int, arrs []*nd.Array, p *path) (
 }
 
 // mixError reports values of different kinds under one key.
-func mixError(p *path, op string, vals []any) error {
+func mixError(op string, vals []any) error {
 	var kinds []string
 	for _, v := range vals {
 		if _, ok := v.(absent); ok {
@@ -259,9 +254,9 @@ func mixError(p *path, op string, vals []any) error {
 		}
 	}
 	if len(kinds) < 2 {
-		return newError(ErrStructure, p, "cannot "+op+" "+kinds[0], nil)
+		return &Error{Kind: ErrStructure, Msg: "cannot " + op + " " + kinds[0]}
 	}
-	return newError(ErrStructure, p, "cannot "+op+" "+kinds[0]+" with "+kinds[1], nil)
+	return &Error{Kind: ErrStructure, Msg: "cannot " + op + " " + kinds[0] + " with " + kinds[1]}
 }
 
 func sameShape(a, b *nd.Array) bool {
@@ -320,7 +315,7 @@ func Cat(bs ...*Batch) (*Batch, error) {
 		return &Batch{}, nil
 	}
 	c := catter{top: items}
-	return c.node(items, nil)
+	return c.node(items)
 }
 
 // Cat sets b to Cat(b, others...) (Tianshou's cat_). If b has no keys it is
@@ -357,18 +352,18 @@ func (c *catter) length(i int) (int, error) {
 }
 
 // sameKeys checks that every item has the keys of items[0].
-func sameKeys(items []*Batch, p *path) error {
+func sameKeys(items []*Batch) error {
 	first := items[0]
 	for i, it := range items[1:] {
 		for _, e := range first.ents {
 			if it.find(e.key) < 0 {
-				return newError(ErrStructure, &path{p, e.key}, fmt.Sprintf("key of batch 0 missing from batch %d: Cat needs the same structure", i+1), nil)
+				return errAt(ErrStructure, e.key, fmt.Sprintf("key of batch 0 missing from batch %d: Cat needs the same structure", i+1), nil)
 			}
 		}
 		if len(it.ents) != len(first.ents) {
 			for _, e := range it.ents {
 				if first.find(e.key) < 0 {
-					return newError(ErrStructure, &path{p, e.key}, fmt.Sprintf("key of batch %d missing from batch 0: Cat needs the same structure", i+1), nil)
+					return errAt(ErrStructure, e.key, fmt.Sprintf("key of batch %d missing from batch 0: Cat needs the same structure", i+1), nil)
 				}
 			}
 		}
@@ -376,8 +371,8 @@ func sameKeys(items []*Batch, p *path) error {
 	return nil
 }
 
-func (c *catter) node(items []*Batch, p *path) (*Batch, error) {
-	if err := sameKeys(items, p); err != nil {
+func (c *catter) node(items []*Batch) (*Batch, error) {
+	if err := sameKeys(items); err != nil {
 		return nil, err
 	}
 	out := newBatch(len(items[0].ents))
@@ -386,16 +381,16 @@ func (c *catter) node(items []*Batch, p *path) (*Batch, error) {
 		for i, it := range items {
 			vals[i] = it.ents[it.lookup(e.key, ki)].val
 		}
-		v, err := c.values(vals, &path{p, e.key})
+		v, err := c.values(vals)
 		if err != nil {
-			return nil, err
+			return nil, within(e.key, err)
 		}
 		out.ents = append(out.ents, entry{e.key, v})
 	}
 	return out, nil
 }
 
-func (c *catter) values(vals []any, p *path) (any, error) {
+func (c *catter) values(vals []any) (any, error) {
 	var reserved, nils, batches, arrays, leaves int
 	for _, v := range vals {
 		switch x := v.(type) {
@@ -425,21 +420,21 @@ func (c *catter) values(vals []any, p *path) (any, error) {
 		for i, v := range vals {
 			subs[i] = v.(*Batch)
 			if len(subs[i].ents) == 0 {
-				pad, err := c.pad(proto, i, p)
+				pad, err := c.pad(proto, i)
 				if err != nil {
 					return nil, err
 				}
 				subs[i] = pad.(*Batch)
 			}
 		}
-		return c.node(subs, p)
+		return c.node(subs)
 	case arrays > 0 && arrays+reserved == n:
 		arrs := make([]*nd.Array, n)
 		proto, _ := firstOf[*nd.Array](vals)
 		for i, v := range vals {
 			a, ok := v.(*nd.Array)
 			if !ok {
-				pad, err := c.pad(proto, i, p)
+				pad, err := c.pad(proto, i)
 				if err != nil {
 					return nil, err
 				}
@@ -449,29 +444,29 @@ func (c *catter) values(vals []any, p *path) (any, error) {
 		}
 		r, err := nd.Concatenate(0, arrs...)
 		if err != nil {
-			return nil, newError(ErrStructure, p, "cannot concatenate the arrays", err)
+			return nil, &Error{Kind: ErrStructure, Msg: "cannot concatenate the arrays", Err: err}
 		}
 		return r, nil
 	case leaves == n:
 		r, err := vals[0].(Leaf).Cat(restLeaves(vals, 0)...)
 		if err != nil {
-			return nil, newError(ErrStructure, p, "cannot concatenate the custom leaves", err)
+			return nil, &Error{Kind: ErrStructure, Msg: "cannot concatenate the custom leaves", Err: err}
 		}
 		return r, nil
 	}
-	return nil, mixError(p, "concatenate", vals)
+	return nil, mixError("concatenate", vals)
 }
 
 // pad returns zeros shaped like proto with the length of top batch i.
-func (c *catter) pad(proto any, i int, p *path) (any, error) {
+func (c *catter) pad(proto any, i int) (any, error) {
 	n, err := c.length(i)
 	if err != nil {
-		return nil, newError(ErrLen, p, fmt.Sprintf("cannot pad the reserved key of batch %d", i), err)
+		return nil, &Error{Kind: ErrLen, Msg: fmt.Sprintf("cannot pad the reserved key of batch %d", i), Err: err}
 	}
 	switch x := proto.(type) {
 	case *nd.Array:
 		if x.Ndim() == 0 {
-			return nil, newError(ErrStructure, p, "zero-dimensional arrays cannot be concatenated", nil)
+			return nil, &Error{Kind: ErrStructure, Msg: "zero-dimensional arrays cannot be concatenated"}
 		}
 		s := x.Shape()
 		s[0] = n
@@ -479,7 +474,7 @@ func (c *catter) pad(proto any, i int, p *path) (any, error) {
 	default:
 		b, err := zeros(x.(*Batch), n, false)
 		if err != nil {
-			return nil, newError(ErrLen, p, "cannot pad the reserved key", err)
+			return nil, &Error{Kind: ErrLen, Msg: "cannot pad the reserved key", Err: err}
 		}
 		return b, nil
 	}

@@ -122,8 +122,8 @@ func Apply(b *Batch, fn func(v any) (any, error)) (*Batch, error) {
 			if v, err = fn(e.val); err != nil {
 				return nil, errAt(ErrValue, e.key, "transform failed", err)
 			}
-			if v, err = convert(v, false, &path{nil, e.key}); err != nil {
-				return nil, err
+			if v, err = convert(v, false); err != nil {
+				return nil, within(e.key, err)
 			}
 		}
 		out.ents = append(out.ents, entry{e.key, v})
