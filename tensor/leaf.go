@@ -23,47 +23,138 @@ var _ batch.Leaf = (*Tensor)(nil)
 // otherwise (x[:, 1], fancy indices). The gradient flows back to x, summed
 // over repeated positions.
 //
-// Index costs time and memory proportional to x.Len(): it indexes an nd
-// array of x's element positions to find the selected ones.
+// Index costs time and memory proportional to the result plus x's first
+// dimension and row length, not to x.Len(). An index of one entry (a row,
+// a range of rows, a list of rows: what a Batch passes for b[i], b[0:2] and
+// Take) selects whole rows, found by indexing the row numbers with nd; other
+// indices are applied with nd to two position arrays broadcast to x's shape
+// (the row along axis 0 and the offset within the row).
 //
 // Index panics, as nd.Array.Index does (with an *nd.Error), if an index does
 // not fit x: an integer out of range, more indices than axes, a mask of the
 // wrong length.
 func (tp *Tape) Index(x *Tensor, idx ...nd.Index) *Tensor {
 	tp.check(x)
-	pos := make([]int64, len(x.data))
-	for i := range pos {
-		pos[i] = int64(i)
+	// x is seen as [n, size]: n rows (or elements) of which off selects.
+	var off, shape []int
+	n, size := len(x.data), 1
+	if rows, sel, ok := rowSelection(x.shape, idx); ok {
+		off, shape = rows, append(sel, x.shape[1:]...)
+		n, size = x.shape[0], numel(x.shape[1:])
+	} else {
+		off, shape = positions(x.shape, idx)
 	}
-	a, err := nd.FromSlice(pos)
-	if err == nil {
-		a, err = a.Reshape(x.shape...)
-	}
-	if err != nil {
-		panicf(ErrShape, "Index: positions of shape %v: %v", x.shape, err)
-	}
-	sel := a.Index(idx...)
-	off := nd.ToSlice[int64](sel)
-	flat := tp.Reshape(x, len(x.data))
+	flat := tp.Reshape(x, n, size)
 	contiguous := true
 	for i, o := range off {
-		contiguous = contiguous && o == off[0]+int64(i)
+		contiguous = contiguous && o == off[0]+i
 	}
 	var y *Tensor
 	if contiguous {
 		start := 0
 		if len(off) > 0 {
-			start = int(off[0])
+			start = off[0]
 		}
 		y = tp.Slice(flat, 0, start, start+len(off))
 	} else {
-		rows := make([]int, len(off))
-		for i, o := range off {
-			rows[i] = int(o)
-		}
-		y = tp.IndexSelect(flat, 0, rows)
+		y = tp.IndexSelect(flat, 0, off)
 	}
-	return tp.Reshape(y, sel.Shape()...)
+	return tp.Reshape(y, shape...)
+}
+
+// rowSelection applies an index of at most one entry to the row numbers 0,
+// …, n−1 of an array of the given shape, n = shape[0], and returns the
+// selected rows in order and the shape they take. On an array of any shape
+// such an index acts on axis 0 alone (or adds one before it), with the other
+// axes following, except a boolean mask of several dimensions, which nd
+// refuses on the row numbers: ok is false then, for a scalar, for longer
+// indices and for indices that do not fit.
+func rowSelection(shape []int, idx []nd.Index) (rows, sel []int, ok bool) {
+	if len(shape) == 0 || len(idx) > 1 {
+		return nil, nil, false
+	}
+	a, err := rangeArray(shape[0])
+	if err != nil {
+		return nil, nil, false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isND := r.(*nd.Error); !isND {
+				panic(r)
+			}
+			rows, sel, ok = nil, nil, false
+		}
+	}()
+	r := a.Index(idx...)
+	v := nd.ToSlice[int64](r)
+	rows = make([]int, len(v))
+	for i, x := range v {
+		rows[i] = int(x)
+	}
+	return rows, append([]int{}, r.Shape()...), true
+}
+
+// positions returns the row-major offsets, within an array of the given
+// shape, of the elements that idx selects, and the shape of the selection.
+func positions(shape []int, idx []nd.Index) (off []int, sel []int) {
+	if len(shape) == 0 {
+		// A scalar: nd checks that idx fits a 0-d array.
+		a, err := nd.FromSlice([]int64{0})
+		if err == nil {
+			a, err = a.Reshape()
+		}
+		if err != nil {
+			panicf(ErrShape, "Index: %v", err)
+		}
+		r := a.Index(idx...)
+		return make([]int, r.Size()), r.Shape()
+	}
+	// rows[i, …] = i and cols[…, j…] = the offset j within a row, both
+	// views of x's shape with stride 0 along the axes they do not vary on.
+	n, inner := shape[0], numel(shape[1:])
+	rowShape := make([]int, len(shape))
+	for i := range rowShape {
+		rowShape[i] = 1
+	}
+	rowShape[0] = n
+	colShape := append([]int{1}, shape[1:]...)
+	rows, err := broadcastRange(n, rowShape, shape)
+	if err != nil {
+		panicf(ErrShape, "Index: %v", err)
+	}
+	cols, err := broadcastRange(inner, colShape, shape)
+	if err != nil {
+		panicf(ErrShape, "Index: %v", err)
+	}
+	r := rows.Index(idx...)
+	rs, cs := nd.ToSlice[int64](r), nd.ToSlice[int64](cols.Index(idx...))
+	off = make([]int, len(rs))
+	for i := range off {
+		off[i] = int(rs[i])*inner + int(cs[i])
+	}
+	return off, r.Shape()
+}
+
+// broadcastRange returns 0, 1, …, n−1 in an array of shape in, broadcast to
+// shape out (a view).
+func broadcastRange(n int, in, out []int) (*nd.Array, error) {
+	a, err := rangeArray(n)
+	if err == nil {
+		a, err = a.Reshape(in...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a.BroadcastTo(out...)
+}
+
+// rangeArray returns the Int64 array 0, 1, …, n−1.
+func rangeArray(n int) (*nd.Array, error) {
+	v := make([]int64, n)
+	for i := range v {
+		v[i] = int64(i)
+	}
+	return nd.FromSlice(v)
 }
 
 // BatchShape returns t's shape: as a Batch leaf every axis of a tensor is a

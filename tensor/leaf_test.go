@@ -89,6 +89,12 @@ func TestTapeIndex(t *testing.T) {
 		checkIndex(t, tp, seq(), nil)
 		checkIndex(t, tp, seq(5), []nd.Index{nd.Step(2)})
 		checkIndex(t, tp, seq(0, 3), []nd.Index{nd.All(), nd.I(1)})
+		checkIndex(t, tp, seq(3, 0), []nd.Index{nd.I(1)})
+		// One entry that is not a row selection: a mask of two dimensions.
+		mask, _ := nd.FromSlice([]bool{true, false, true, false, false, true}, 2, 3)
+		checkIndex(t, tp, x, []nd.Index{nd.MaskArray(mask)})
+		rows, _ := nd.FromSlice([]int64{1, 0, 1, 1}, 2, 2)
+		checkIndex(t, tp, x, []nd.Index{nd.IntArray(rows)})
 	}
 }
 
@@ -320,4 +326,31 @@ func ExampleTensor_Index() {
 	//     act: [0 6],
 	// )
 	// view of the tensor: true
+}
+
+var indexSink *tensor.Tensor
+
+// BenchmarkTapeIndex gathers a minibatch of 64 rows from 1024 rows of 64
+// features (what batch.Take does to a tensor leaf), and takes one row (a
+// view, what iterating a Batch does).
+func BenchmarkTapeIndex(b *testing.B) {
+	x := seq(1024, 64)
+	rng := rand.New(rand.NewPCG(1, 2))
+	rows := make([]int, 64)
+	for i := range rows {
+		rows[i] = rng.IntN(1024)
+	}
+	for _, bc := range []struct {
+		name string
+		idx  []nd.Index
+	}{{"Rows64of1024x64", []nd.Index{nd.Ints(rows...)}}, {"Row", []nd.Index{nd.I(7)}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			tp := new(tensor.Tape)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				tp.Reset()
+				indexSink = tp.Index(x, bc.idx...)
+			}
+		})
+	}
 }
