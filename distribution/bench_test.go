@@ -5,7 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/distribution"
+	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/tensor"
 )
 
@@ -96,6 +98,63 @@ func BenchmarkNormal(b *testing.B) {
 	}
 }
 
+// sacStep is the actor step of SAC on a reused tape: a squashed Gaussian
+// over 1-dimensional actions (Pendulum) for 64 states, a reparameterized
+// action, its log-probability and the backward pass of a loss on both.
+func sacStep(tp *tensor.Tape, sq *distribution.TanhNormal, pi *distribution.Independent, loc, scale *tensor.Tensor, rng *rand.Rand) {
+	tp.Reset()
+	if err := sq.Set(tp, loc, scale); err != nil {
+		panic(err)
+	}
+	pi.Set(tp, sq, 1)
+	a := pi.RSample(rng)
+	loss := tp.Sub(tp.MulScalar(tp.Mean(pi.LogProb(a)), 0.2), tp.Mean(a))
+	tp.Backward(loss)
+	sink = loss
+}
+
+func sacInputs() (loc, scale *tensor.Tensor, rng *rand.Rand) {
+	rng = rand.New(rand.NewPCG(1, 2))
+	loc = uniform(rng, -1, 1, 64, 1).SetRequiresGrad(true)
+	scale = uniform(rng, 0.5, 1, 64, 1).SetRequiresGrad(true)
+	return loc, scale, rng
+}
+
+func BenchmarkTanhNormal(b *testing.B) {
+	b.Run("RSampleLogProbBackward64x1", func(b *testing.B) {
+		loc, scale, rng := sacInputs()
+		tp := new(tensor.Tape)
+		var sq distribution.TanhNormal
+		var pi distribution.Independent
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			sacStep(tp, &sq, &pi, loc, scale, rng)
+		}
+	})
+}
+
+// BenchmarkCategoricalIndex measures a Batch-style gather of 64 rows
+// (batch.Take of a minibatch) from a Categorical over 1024 rows of 2
+// categories; it allocates the new distribution and its parameters.
+func BenchmarkCategoricalIndex(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var d distribution.Categorical
+	if err := d.SetLogits(nil, uniform(rng, -1, 1, 1024, 2)); err != nil {
+		b.Fatal(err)
+	}
+	rows := make([]int, 64)
+	for i := range rows {
+		rows[i] = rng.IntN(1024)
+	}
+	idx := nd.Ints(rows...)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		leafSink = d.Index(idx)
+	}
+}
+
+var leafSink batch.Leaf
+
 // TestSteadyStateAllocations checks that a reused distribution on a reused
 // tape allocates no more than the tensor operations it is made of, done by
 // hand (the naive version, whose results must agree), and nothing when
@@ -105,8 +164,11 @@ func TestSteadyStateAllocations(t *testing.T) {
 	logits, cacts, crng := categoricalInputs()
 	loc, scale, nacts, nrng := normalInputs()
 	tp := new(tensor.Tape)
+	sloc, sscale, srng := sacInputs()
 	var c distribution.Categorical
 	var n distribution.Normal
+	var sq distribution.TanhNormal
+	var pi distribution.Independent
 	inf := float32(math.Inf(1))
 	idx := make([]int, cacts.Len())
 	for i, v := range cacts.Data() {
@@ -156,6 +218,23 @@ func TestSteadyStateAllocations(t *testing.T) {
 			tp.Backward(loss)
 			sink = loss
 		},
+	}, {
+		name: "TanhNormal actor",
+		step: func() { sacStep(tp, &sq, &pi, sloc, sscale, srng) },
+		byHand: func() {
+			tp.Reset()
+			eps := tp.MulScalar(tp.Detach(sloc), 0)
+			u := tp.Add(sloc, tp.Mul(sscale, eps))
+			a := tp.Tanh(u)
+			z := tp.Div(tp.Sub(u, sloc), sscale)
+			lp := tp.Sub(tp.MulScalar(tp.Mul(z, z), -0.5), tp.AddScalar(tp.Log(sscale), 0.9189385))
+			corr := tp.MulScalar(tp.AddScalar(tp.Add(u, tp.Softplus(tp.MulScalar(u, -2))), -0.6931472), 2)
+			logp := tp.SumAxis(tp.Add(lp, corr), -1, false)
+			loss := tp.Sub(tp.MulScalar(tp.Mean(logp), 0.2), tp.Mean(a))
+			tp.Backward(loss)
+			sink = loss
+		},
+		sampled: true,
 	}}
 	for _, c := range cases {
 		c.step() // the first step sizes the tape's buffers
