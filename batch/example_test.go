@@ -1,6 +1,7 @@
 package batch_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -930,4 +931,81 @@ func ExampleBatch_Array() {
 	// Output:
 	// obs.camera shape: [32 64 64 3]
 	// camera shape: [32 64 64 3]
+}
+
+// The views of an on-policy update: a Rollout with returns, advantages and
+// old log-probabilities is a LogpOld, which is also a WithAdvantages and a
+// WithReturns.
+func ExampleLogpOld() {
+	b := batch.MustNew(
+		"obs", [][]float32{{0, 1}, {1, 0}}, "obs_next", [][]float32{{1, 0}, {0, 0}},
+		"act", []int{1, 0}, "rew", []float32{1, 1},
+		"terminated", []bool{false, true}, "truncated", []bool{false, false}, "info", batch.MustNew(),
+	)
+	if _, err := batch.AsWithReturns(b); err != nil {
+		fmt.Println(err)
+	}
+	b.Set("returns", []float32{2, 1})
+	b.Set("v_s", []float32{1.5, 0.75})
+	ret, _ := batch.AsWithReturns(b)
+	vs, _ := b.Array("v_s")
+	a, _ := nd.Sub(ret.Returns(), vs)
+	b.Set("adv", a)
+	b.Set("logp_old", []float32{-0.1, -2.3})
+	lo, err := batch.AsLogpOld(b)
+	if err != nil {
+		panic(err)
+	}
+	wa, _ := batch.AsWithAdvantages(lo.Batch)
+	fmt.Printf("adv %s, logp_old %s, v_s %s\n", wa.Adv().Str(), lo.LogpOld().Str(), lo.VS().Str())
+	// Output:
+	// batch: WithReturns view: missing keys returns
+	// adv [0.5  0.25], logp_old [-0.1 -2.3], v_s [1.5  0.75]
+}
+
+// The views of a policy's output: act, state, logits, a distribution as a
+// custom leaf and its log-probabilities.
+func ExampleDistLogProb() {
+	dist, _ := batchtest.NewCategorical(nd.MustNew([][]float64{{0.9, 0.1}, {0.2, 0.8}}))
+	out := batch.MustNew("act", []int{0, 1}, "state", nil, "logits", [][]float64{{2.2, 0}, {0, 1.4}})
+	if _, err := batch.AsDist(out); err != nil {
+		fmt.Println(err)
+	}
+	mo, _ := batch.AsModelOutput(out)
+	fmt.Println("state:", mo.State())
+	out.Set("dist", dist)
+	d, _ := batch.AsDist(out)
+	d.Set("log_prob", []float64{math.Log(0.9), math.Log(0.8)})
+	dl, err := batch.AsDistLogProb(out)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(dl.Dist())
+	fmt.Printf("log_prob %.3f\n", nd.ToSlice[float64](dl.LogProb().(*nd.Array)))
+	as, _ := batch.AsActState(out)
+	fmt.Println("act:", as.Act().Str())
+	// Output:
+	// batch: Dist view: missing keys dist
+	// state: <nil>
+	// Categorical(probs: array([[0.9, 0.1],
+	//        [0.2, 0.8]]))
+	// log_prob [-0.105 -0.223]
+	// act: [0 1]
+}
+
+// Errors name the key path they concern and wrap a sentinel (and nd's error
+// where nd refused an operation).
+func ExampleError() {
+	b := batch.MustNew("obs", batch.MustNew("camera", nd.Zeros(nd.Uint8, 2, 3)), "rew", []float32{1, 2})
+	err := b.Add(0.5)
+	var be *batch.Error
+	if errors.As(err, &be) {
+		fmt.Println("key:", be.Path)
+		fmt.Println("message:", be.Msg)
+		fmt.Println(errors.Is(err, batch.ErrType), errors.Is(err, nd.ErrCast))
+	}
+	// Output:
+	// key: obs.camera
+	// message: cannot add in place
+	// true true
 }
