@@ -1,7 +1,9 @@
 package distribution_test
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -91,4 +93,24 @@ func ExampleNormal_RSample() {
 	// a: [0.789 9.848]
 	// ∂a/∂loc: [1.000 1.000]
 	// ∂a/∂scale: [0.789 -0.076]
+}
+
+func ExampleCategorical_SetLogits() {
+	// A policy whose weights diverged outputs NaN: Set refuses it, as
+	// PyTorch's argument validation does, and the distribution keeps its
+	// previous parameters.
+	var d distribution.Categorical
+	if err := d.SetLogits(nil, tensor.MustFromSlice([]float32{0, 0})); err != nil {
+		fmt.Println(err)
+		return
+	}
+	nan := float32(math.NaN())
+	err := d.SetLogits(nil, tensor.MustFromSlice([]float32{nan, 0}))
+	fmt.Println(errors.Is(err, distribution.ErrParam))
+	fmt.Println(err)
+	fmt.Println("probs:", show(d.Probs()))
+	// Output:
+	// true
+	// distribution: invalid parameter: Categorical logit NaN in row 0
+	// probs: [0.500 0.500]
 }
