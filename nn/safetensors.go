@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 
@@ -251,7 +252,8 @@ func checkEntry(name string, dtype *string, shape []int64, offsets []uint64) (en
 			return entry{}, formatErr("entry %q has shape %v", name, shape)
 		}
 		e.shape = append(e.shape, int(d))
-		if bytes = bytes * uint64(d); bytes > math.MaxInt64 {
+		hi, lo := bits.Mul64(bytes, uint64(d))
+		if bytes = lo; hi != 0 || lo > math.MaxInt64 {
 			return entry{}, formatErr("entry %q of shape %v is too large", name, shape)
 		}
 	}
