@@ -427,3 +427,97 @@ func TestErrorType(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
+
+// TestConvertKinds checks the conversion of Go values of every kind.
+func TestConvertKinds(t *testing.T) {
+	type (
+		myBool   bool
+		myInt    int
+		myInt8   int8
+		myInt16  int16
+		myInt32  int32
+		myInt64  int64
+		myUint   uint
+		myUint8  uint8
+		myUint16 uint16
+		myUint32 uint32
+		myUint64 uint64
+		myF32    float32
+		myF64    float64
+		myString string
+	)
+	type point struct{ X int }
+	p := &point{1}
+	tests := []struct {
+		name string
+		v    any
+		want any // an *nd.Array, or the stored Go value
+	}{
+		{"named bool", myBool(true), arr(t, true)},
+		{"named int", myInt(-3), arr(t, int64(-3))},
+		{"named int8", myInt8(-3), arr(t, int8(-3))},
+		{"named int16", myInt16(-3), arr(t, int16(-3))},
+		{"named int32", myInt32(-3), arr(t, int32(-3))},
+		{"named int64", myInt64(-3), arr(t, int64(-3))},
+		{"named uint", myUint(3), arr(t, uint64(3))},
+		{"named uint8", myUint8(3), arr(t, uint8(3))},
+		{"named uint16", myUint16(3), arr(t, uint16(3))},
+		{"named uint32", myUint32(3), arr(t, uint32(3))},
+		{"named uint64", myUint64(3), arr(t, uint64(3))},
+		{"named float32", myF32(0.5), arr(t, float32(0.5))},
+		{"named float64", myF64(0.5), arr(t, 0.5)},
+		{"named string", myString("s"), "s"},
+		{"sized ints", []int16{1, 2}, arr(t, []int16{1, 2})},
+		{"go array", [2]float32{1, 2}, arr(t, []float32{1, 2})},
+		{"strings", []string{"a", "b"}, objects(t, "a", "b")},
+		{"struct", point{2}, point{2}},
+		{"pointer", p, p},
+		{"complex", complex(1, 2), complex(1, 2)},
+		{"nil array", (*nd.Array)(nil), nil},
+		{"nil batch", (*batch.Batch)(nil), nil},
+		{"empty list", []int{}, nd.Zeros(nd.Int64, 0)},
+		{"mixed ragged", []any{[]int{1}, "x", nil}, objects(t, arr(t, []int64{1}), "x", nil)},
+		{"deep ragged", []any{[]any{[]int{1}, []int{1, 2}}, []int{3}}, objects(t, objects(t, arr(t, []int64{1}), arr(t, []int64{1, 2})), arr(t, []int64{3}))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := batch.New("k", tt.v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := b.Get("k")
+			if w, ok := tt.want.(*nd.Array); ok {
+				g, ok := got.(*nd.Array)
+				if !ok || !nd.Equal(g, w) {
+					t.Errorf("got %v (%T), want %v", got, got, w)
+				}
+				return
+			}
+			if got != tt.want {
+				t.Errorf("got %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+	// Maps of other value types, and lists of Batches.
+	b, err := batch.New("m", map[string][]float32{"z": {1}, "a": {2, 3}}, "rows", []*batch.Batch{batch.MustNew("x", 1), batch.MustNew("x", 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub, _ := b.Batch("m"); keysOf(sub)[0] != "a" {
+		t.Errorf("typed map keys %v", keysOf(sub))
+	}
+	wantArray(t, b, "m.a", arr(t, []float32{2, 3}))
+	wantArray(t, b, "rows.x", arr(t, []int64{1, 2}))
+	_, err = batch.New("m", map[string]map[int]int{"a": {1: 1}})
+	wantErr(t, err, batch.ErrKey, "m.a")
+	_, err = batch.FromMap(map[string]any{"": 1})
+	wantErr(t, err, batch.ErrKey, "")
+	_, err = batch.FromRows((*batch.Batch)(nil))
+	wantErr(t, err, batch.ErrType, "")
+	defer func() {
+		if recover() == nil {
+			t.Error("MustNew of a bad key did not panic")
+		}
+	}()
+	batch.MustNew("a.b", 1)
+}
