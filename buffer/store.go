@@ -59,9 +59,15 @@ func newStore(a *nd.Array) store {
 
 func (t typed[T]) put(dst []int, rowLen int, src *nd.Array, base, stride int) {
 	s := nd.Data[T](src)
-	if rowLen == 1 {
+	switch rowLen {
+	case 1:
 		for j, p := range dst {
 			t.s[p] = s[base+j*stride]
+		}
+		return
+	case 4:
+		for j, p := range dst {
+			*(*[4]T)(t.s[p*4:]) = *(*[4]T)(s[base+j*stride:])
 		}
 		return
 	}
@@ -79,11 +85,25 @@ func (t typed[T]) zero(rows []int, rowLen int) {
 
 func (t typed[T]) gather(dst *nd.Array, rows []int, rowLen int) {
 	d := nd.Data[T](dst)
+	// Short rows move as fixed-size arrays: a memmove call per row costs
+	// more than the copy itself.
 	switch rowLen {
 	case 1:
 		d = d[:len(rows)]
 		for i, r := range rows {
 			d[i] = t.s[r]
+		}
+	case 2:
+		for i, r := range rows {
+			*(*[2]T)(d[i*2:]) = *(*[2]T)(t.s[r*2:])
+		}
+	case 3:
+		for i, r := range rows {
+			*(*[3]T)(d[i*3:]) = *(*[3]T)(t.s[r*3:])
+		}
+	case 4:
+		for i, r := range rows {
+			*(*[4]T)(d[i*4:]) = *(*[4]T)(t.s[r*4:])
 		}
 	default:
 		for i, r := range rows {
