@@ -76,6 +76,17 @@ func (c *copyRows) gather(rows []int) {
 	}
 }
 
+// cpuPerOp starts measuring the process's CPU time; the function it
+// returns reports it per operation as the cpu-ns/op metric.
+func cpuPerOp(b *testing.B) func() {
+	start := processCPU()
+	return func() {
+		if d := processCPU() - start; d > 0 {
+			b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
 func randRows(rng *rand.Rand, n, of int) []int {
 	rows := make([]int, n)
 	for i := range rows {
@@ -103,6 +114,7 @@ func BenchmarkNew(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				r, err := batch.New(kv...)
 				if err != nil {
@@ -125,6 +137,7 @@ func BenchmarkIndexInts(b *testing.B) {
 			b.SetBytes(int64(64 * rowBytes(src)))
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				sinkBatch = src.Index(idx)
 			}
@@ -142,6 +155,7 @@ func BenchmarkIndexIntsCopy(b *testing.B) {
 	b.SetBytes(int64(64 * rowBytes(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; i++ {
 		c.gather(rows)
 	}
@@ -157,6 +171,7 @@ func BenchmarkTake(b *testing.B) {
 			b.SetBytes(int64(64 * rowBytes(src)))
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				sinkBatch = batch.Take(src, rows)
 			}
@@ -179,6 +194,7 @@ func BenchmarkTakeTo(b *testing.B) {
 			b.SetBytes(int64(64 * rowBytes(src)))
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				batch.TakeTo(dst, src, rows)
 			}
@@ -195,6 +211,7 @@ func BenchmarkTakeToCopy(b *testing.B) {
 	b.SetBytes(int64(64 * rowBytes(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; i++ {
 		c.gather(rows)
 	}
@@ -208,6 +225,7 @@ func BenchmarkSlice(b *testing.B) {
 			idx := nd.To(32)
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				sinkBatch = src.Index(idx)
 			}
@@ -233,6 +251,7 @@ func BenchmarkStack(b *testing.B) {
 			b.SetBytes(int64(64 * rowBytes(ds.make(1, rand.New(rand.NewPCG(1, 1))))))
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				r, err := batch.Stack(0, rows...)
 				if err != nil {
@@ -254,6 +273,7 @@ func BenchmarkStackTo(b *testing.B) {
 			b.SetBytes(int64(64 * rowBytes(ds.make(1, rand.New(rand.NewPCG(1, 1))))))
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				if err := batch.StackTo(dst, 0, rows...); err != nil {
 					b.Fatal(err)
@@ -281,6 +301,7 @@ func BenchmarkStackCopy(b *testing.B) {
 	b.SetBytes(int64(64 * rowBytes(one)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; i++ {
 		for k, src := range srcs {
 			for j, s := range sizes {
@@ -302,6 +323,7 @@ func BenchmarkCat(b *testing.B) {
 			b.SetBytes(int64(640 * rowBytes(parts[0])))
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				r, err := batch.Cat(parts...)
 				if err != nil {
@@ -323,6 +345,7 @@ func BenchmarkSplit(b *testing.B) {
 			b.SetBytes(int64(1024 * rowBytes(src)))
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				pieces, err := src.Split(32, true, rng)
 				if err != nil {
@@ -345,6 +368,7 @@ func BenchmarkSplitCopy(b *testing.B) {
 	b.SetBytes(int64(1024 * rowBytes(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; i++ {
 		c.gather(rng.Perm(1024))
 	}
@@ -359,6 +383,7 @@ func BenchmarkSetRow(b *testing.B) {
 			store := batch.ZerosStacked(row, 1024)
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				if err := store.SetRow(i%1024, row); err != nil {
 					b.Fatal(err)
@@ -373,6 +398,7 @@ func BenchmarkLen(b *testing.B) {
 	src := batchtest.Flat(64, rand.New(rand.NewPCG(1, 1)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; i++ {
 		if n, err := src.Len(); err != nil || n != 64 {
 			b.Fatal(n, err)
@@ -392,6 +418,7 @@ func BenchmarkMarshal(b *testing.B) {
 			b.SetBytes(int64(len(buf)))
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				buf, _ = src.AppendBinary(buf[:0])
 				var out batch.Batch
