@@ -164,9 +164,9 @@ func (t *Tensor) BatchShape() []int { return t.shape }
 
 // Index returns t[idx...] as a batch.Leaf holding a *Tensor: Tape.Index
 // recorded on the tape that produced t (so the gradient flows back to t and
-// the result lives until that tape is Reset), or computed without a tape
-// for a leaf. It is the batch.Leaf method; see Tape.Index for views, copies
-// and panics.
+// the result lives until that tape is Reset), or, for a leaf such as a
+// parameter, computed without a tape and without gradient. It is the
+// batch.Leaf method; see Tape.Index for views, copies and panics.
 func (t *Tensor) Index(idx ...nd.Index) batch.Leaf { return t.tape.Index(t, idx...) }
 
 // Stack joins t and rest, which must be tensors of t's shape, along a new
