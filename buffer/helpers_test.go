@@ -1,6 +1,9 @@
 package buffer_test
 
 import (
+	"flag"
+	"log"
+	"sync"
 	"testing"
 	"time"
 )
@@ -8,4 +11,23 @@ import (
 // reportCPU reports the CPU time per iteration since start as cpu-ns/op.
 func reportCPU(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+var seedFlag = flag.Uint64("testrand.seed", 1, "random seed of the randomized tests; 0 picks one and logs it")
+
+var loggedSeed sync.Once
+
+// seed returns the seed of the randomized tests (-testrand.seed).
+func seed() uint64 {
+	s := *seedFlag
+	if s == 0 {
+		s = uint64(time.Now().UnixNano())
+		*seedFlag = s
+	}
+	loggedSeed.Do(func() {
+		if s != 1 {
+			log.Printf("testrand.seed = %d", s)
+		}
+	})
+	return s
 }

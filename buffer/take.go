@@ -319,10 +319,12 @@ func indexSep(p string) int {
 // sub-buffer (Tianshou's sample_indices(0); buf[:] is
 // Take(SampleIndices(0, nil))), and rng may be nil. A negative n, or an
 // empty buffer, gives an empty slice. A hindsight buffer relabels the
-// episodes of the drawn indices (see HER).
+// episodes of the drawn indices (n > 0; see HER) until its next Add,
+// Update, Reset, Save or sampling.
 //
 // SampleIndices panics if n > 0 and rng is nil.
 func (c *core) SampleIndices(n int, rng *rand.Rand) []int {
+	c.restoreHER()
 	if n < 0 || c.Len() == 0 {
 		return []int{}
 	}
