@@ -16,6 +16,10 @@ import (
 //   - or a scalar (a Go number or bool, a string, nil), assigned to every
 //     array of b.
 //
+// A custom leaf in v may be assigned to an Object array of b, which then
+// holds it as one element per position (the storage ZerosStacked makes for
+// a custom leaf).
+//
 // nil values and reserved keys of b are left alone. Before writing anything
 // SetIndex checks the structure and returns an error wrapping ErrKey,
 // naming the key, if v has a key b lacks, and ErrType if v is an array (use
@@ -96,8 +100,9 @@ func checkAssign(dst *Batch, src any) error {
 				return errAt(ErrType, e.key, "cannot assign "+describe(sv)+" into nil", nil)
 			}
 		case *nd.Array:
-			if svBatch || !isMissing && !isScalar(sv) && !isArray(sv) {
-				return errAt(ErrType, e.key, "cannot assign "+describe(sv)+" into an array", nil)
+			_, svLeaf := sv.(Leaf)
+			if svBatch || !isMissing && !isScalar(sv) && !isArray(sv) && !(svLeaf && x.DType() == nd.Object) {
+				return errAt(ErrType, e.key, "cannot assign "+describe(sv)+" into a "+x.DType().String()+" array", nil)
 			}
 			if x.DType() != nd.Object && !isMissing && isScalar(sv) && !isNumber(sv) {
 				return errAt(ErrType, e.key, "cannot assign "+describe(sv)+" into a "+x.DType().String()+" array", nil)

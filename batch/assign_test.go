@@ -324,3 +324,26 @@ func TestToAtLeast2D(t *testing.T) {
 	mustArray(t, r, "b").SetIndex(9, nd.I(0), nd.I(0))
 	wantArray(t, b, "b", arr(t, []int64{9, 2}))
 }
+
+// TestStoreLeaf stores custom leaves row by row into the Object array that
+// ZerosStacked makes for them, as a replay buffer does.
+func TestStoreLeaf(t *testing.T) {
+	rows := batch.MustNew("dist", mustCategorical(t, [][]float64{{1, 0}, {0, 1}}), "act", []int{0, 1})
+	store := batch.ZerosStacked(rows.Index(nd.I(0)), 4)
+	for i := 0; i < 2; i++ {
+		if err := store.SetRow(i+1, rows.Index(nd.I(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := mustArray(t, store, "dist")
+	if d.At(0) != nil || !d.At(2).(batch.Leaf).(interface{ Equal(batch.Leaf) bool }).Equal(mustCategorical(t, []float64{0, 1})) {
+		t.Errorf("stored leaves = %v", d)
+	}
+	if err := store.SetIndex(batch.MustNew("dist", mustCategorical(t, []float64{0.5, 0.5})), nd.I(0)); err != nil {
+		t.Fatal(err)
+	}
+	if d.At(0) == nil {
+		t.Error("SetIndex did not store the leaf")
+	}
+	wantErr(t, batch.MustNew("a", []int{1}).SetRow(0, batch.MustNew("a", mustCategorical(t, []float64{1}))), batch.ErrType, "a")
+}

@@ -282,7 +282,8 @@ func isScalar(v any) bool {
 }
 
 // asArray returns v as an array: an *nd.Array itself, anything else (a
-// string, nil, another scalar) as a 0-d Object array holding it.
+// string, nil, another scalar, a custom leaf) as a 0-d Object array
+// holding it.
 func asArray(v any) *nd.Array {
 	if a, ok := v.(*nd.Array); ok {
 		return a

@@ -24,9 +24,12 @@ import "github.com/gorl/gorl/nd"
 //   - Clone and NewCopy keep the same leaf value: leaves are treated as
 //     immutable, as distributions are.
 //   - ZerosLike and ZerosStacked cannot make zeros of an unknown type: they
-//     allocate an Object array of nil (None) over the leaf's batch shape.
-//   - Empty, SetIndex, arithmetic, reductions, AsType and MarshalBinary
-//     return an error naming the key: a custom leaf cannot take part.
+//     allocate an Object array of nil (None) over the leaf's batch shape,
+//     and SetRow and SetIndex store a custom leaf into such an array as
+//     one element per position (a replay buffer stores one leaf per row).
+//   - Empty, SetIndex and SetRow into a custom leaf, arithmetic,
+//     reductions, AsType and MarshalBinary return an error naming the key:
+//     a custom leaf cannot take part.
 type Leaf interface {
 	// BatchShape returns the lengths of the leaf's batch axes; empty for a
 	// leaf without a batch axis. The caller must not modify the result.
