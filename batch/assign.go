@@ -61,8 +61,9 @@ func assignSource(v any) (any, error) {
 		if a.Ndim() > 0 {
 			return nil, &Error{Kind: ErrType, Msg: "SetIndex assigns a Batch or a scalar, not " + describe(v) + ": put it in a Batch"}
 		}
-		// A Go number: keep the Go value so that nd checks it by value.
-		return v, nil
+		// A Go number (named types included): assign its value, which nd
+		// checks by value.
+		return a.Item(), nil
 	}
 	return c, nil
 }
