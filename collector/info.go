@@ -20,9 +20,9 @@ import (
 type infoTable struct {
 	n     int
 	root  infoNode
-	gen   uint32          // fill generation, marks the rows written
-	views []*batch.Batch  // views[k]: the first k rows; nil when stale
-	empty *batch.Batch    // the reserved key
+	gen   uint32         // fill generation, marks the rows written
+	views []*batch.Batch // views[k]: the first k rows; nil when stale
+	empty *batch.Batch   // the reserved key
 }
 
 type infoKind uint8
