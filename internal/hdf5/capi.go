@@ -250,14 +250,18 @@ func (capi) closeFile(file int64) error {
 	// Every operation closes what it opens before it returns, so nothing but
 	// the file may be open now; the strong close degree would close leftovers,
 	// but they would mean a bug here.
+	var err error
 	left := C.H5Fget_obj_count(C.hid_t(file), C.H5F_OBJ_DATASET|C.H5F_OBJ_GROUP|C.H5F_OBJ_DATATYPE|C.H5F_OBJ_ATTR)
+	if left < 0 {
+		err = stackError()
+	}
 	if C.H5Fclose(C.hid_t(file)) < 0 {
 		return stackError()
 	}
-	if left != 0 {
+	if left > 0 {
 		return fmt.Errorf("internal error: %d HDF5 objects were left open", left)
 	}
-	return nil
+	return err
 }
 
 func (capi) createGroup(file int64, path string) (err error) {
@@ -741,7 +745,7 @@ func (capi) readDataset(file int64, path string) (data any, shape []int, err err
 		return nil, nil, stackError()
 	}
 	defer release(ds, &err)
-	limit, err := datasetLimit(ds)
+	limit, err := datasetLimit(file, ds)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -764,7 +768,7 @@ func (capi) readDataset(file int64, path string) (data any, shape []int, err err
 // the file stores for it, expanded by at most maxFilterRatio if it is
 // filtered (compressed), plus unbacked. Datasets whose data lives outside the
 // file (external storage, virtual datasets) are refused.
-func datasetLimit(ds C.hid_t) (limit uint64, err error) {
+func datasetLimit(file int64, ds C.hid_t) (limit uint64, err error) {
 	dcpl := C.H5Dget_create_plist(ds)
 	if dcpl < 0 {
 		return 0, stackError()
@@ -787,17 +791,26 @@ func datasetLimit(ds C.hid_t) (limit uint64, err error) {
 	if filters < 0 {
 		return 0, stackError()
 	}
-	stored := uint64(C.H5Dget_storage_size(ds))
+	ratio := uint64(1)
 	if filters > 0 {
-		if stored > (math.MaxUint64-unbacked)/maxFilterRatio {
-			return math.MaxUint64, nil
-		}
-		stored *= maxFilterRatio
+		ratio = maxFilterRatio
 	}
-	if stored > math.MaxUint64-unbacked {
+	return readLimit(file, uint64(C.H5Dget_storage_size(ds)), ratio)
+}
+
+// readLimit returns the bytes a read may allocate for an object that stores
+// stored bytes, expanded by at most ratio: stored (but never more than the
+// whole file, whatever a damaged index claims) times ratio, plus unbacked.
+func readLimit(file int64, stored, ratio uint64) (uint64, error) {
+	var size C.hsize_t
+	if C.H5Fget_filesize(C.hid_t(file), &size) < 0 {
+		return 0, stackError()
+	}
+	stored = min(stored, uint64(size))
+	if stored > (math.MaxUint64-unbacked)/ratio {
 		return math.MaxUint64, nil
 	}
-	return stored + unbacked, nil
+	return stored*ratio + unbacked, nil
 }
 
 // openObject opens the group or dataset at path.
@@ -891,11 +904,9 @@ func (capi) attr(file int64, obj, name string) (data any, shape []int, err error
 		return nil, nil, stackError()
 	}
 	defer release(space, &err)
-	limit := uint64(C.H5Aget_storage_size(a))
-	if limit > math.MaxUint64-unbacked {
-		limit = math.MaxUint64
-	} else {
-		limit += unbacked
+	limit, err := readLimit(file, uint64(C.H5Aget_storage_size(a)), 1)
+	if err != nil {
+		return nil, nil, err
 	}
 	return readValues(ftype, space, limit, func(mem C.hid_t, buf unsafe.Pointer) C.herr_t {
 		return C.H5Aread(a, mem, buf)

@@ -85,10 +85,12 @@
 // other files: HDF5's dynamic filter plugins are disabled for the process,
 // soft and external links are listed (KindLink) but never followed, and
 // datasets with external storage and virtual datasets are refused. A read
-// allocates at most what the file stores for the dataset or attribute plus
-// 16 MiB, or 1100 times the stored size for filtered (compressed) datasets,
-// since deflate expands at most 1032-fold; a dataset claiming more elements
-// than that is refused before anything is allocated.
+// allocates at most what the file stores for the dataset or attribute
+// (never counted as more than the file's size) plus 16 MiB, with the stored
+// size taken 1100 times for filtered (compressed) datasets, since deflate
+// expands at most 1032-fold; a dataset claiming more elements than that is
+// refused before anything is allocated. The 16 MiB let small datasets that
+// were created but never written read as their fill value.
 //
 // # Damaged files
 //

@@ -39,7 +39,7 @@ func (notFound) Is(target error) bool { return target == fs.ErrNotExist }
 // fs.ErrClosed, an error matching fs.ErrNotExist, or an error wrapping
 // ErrDatatype.
 type Error struct {
-	Op     string // what was attempted, e.g. "read dataset" or `set attribute "maxsize"`
+	Op     string // what was attempted, e.g. "read dataset" or `set attribute "maxsize" of`
 	File   string // the file's path on disk
 	Object string // the object's path inside the file ("/" is the root group); "" for file operations
 	Err    error

@@ -681,16 +681,21 @@ func TestCorruptFiles(t *testing.T) {
 			t.Logf("truncated to %d: %v", n, err)
 		}
 	}
-	// Damage every byte in turn. Checksummed metadata catches damage to the
-	// structure; damage to raw data reads back as other values, except in
-	// bools, which must hold FALSE or TRUE.
-	refused := 0
-	for off := range valid {
+	// Damage every byte in turn (every 7th under -short). Checksummed
+	// metadata catches damage to the structure; damage to raw data reads back
+	// as other values, except in bools, which must hold FALSE or TRUE.
+	step := 1
+	if testing.Short() {
+		step = 7
+	}
+	refused, tried := 0, 0
+	for off := 0; off < len(valid); off += step {
 		b := slices.Clone(valid)
 		b[off] ^= 0x5a
 		if tryFile(t, dir, "flip.h5", b) != nil {
 			refused++
 		}
+		tried++
 	}
-	t.Logf("%d of %d damaged copies were refused", refused, len(valid))
+	t.Logf("%d of %d damaged copies were refused", refused, tried)
 }
