@@ -11,14 +11,17 @@
 //   - GORL_BLAS unset or "openblas" loads libopenblas.so.0 through purego; if that
 //     fails, the gonum implementation is used and LoadError says why.
 //
-// OpenBLAS is set to one thread with openblas_set_num_threads(1) unless the
-// environment sets OPENBLAS_NUM_THREADS. On amd64, when OPENBLAS_CORETYPE is not
+// OpenBLAS runs on one thread (OPENBLAS_NUM_THREADS=1 is set before loading
+// and openblas_set_num_threads(1) called after) unless the environment sets
+// OPENBLAS_NUM_THREADS: measured here, two threads made the Nature-CNN step
+// and the 64×128×128 product slower, not faster. On amd64, when OPENBLAS_CORETYPE is not
 // set, it is set before loading from the CPU's features (SkylakeX with AVX-512,
 // Haswell with AVX2 and FMA): OpenBLAS 0.3.21 falls back to its SSE3 kernels
 // (Prescott) on CPUs newer than it knows, three times slower here.
 //
-// Problems with fewer than smallWork multiply-adds bypass both libraries: a
-// plain Go loop is faster than the call overhead there.
+// Tiny products, and with gonum those whose inner loops are only a few
+// elements long, are computed by plain Go loops, which beat the call overhead
+// there.
 package blas
 
 import (
@@ -41,6 +44,7 @@ type gemmFunc func(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int
 var (
 	once    sync.Once
 	gemm    gemmFunc
+	isGonum bool // gemm is gonum's own implementation
 	name    string
 	loadErr error
 )
@@ -63,6 +67,7 @@ func choose() {
 	if _, ok := impl.(gonum.Implementation); ok {
 		name = "gonum"
 		gemm = gonumSerial
+		isGonum = true
 		return
 	}
 	name = fmt.Sprintf("%T", impl)
@@ -97,11 +102,15 @@ func Gemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []flo
 	checkLen(tA, m, k, a, lda)
 	checkLen(tB, k, n, b, ldb)
 	checkLen(false, m, n, c, ldc)
-	if k == 0 || m*n*k <= smallWork {
+	if k == 0 || m*n*k <= tinyWork {
 		smallGemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	once.Do(choose)
+	if isGonum && preferSmall(tB, n, k) {
+		smallGemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 

@@ -43,9 +43,10 @@ func randSlice(rng *rand.Rand, n int) []float32 {
 func TestGemm(t *testing.T) {
 	t.Logf("implementation: %s (OpenBLAS: %v)", Name(), LoadError())
 	rng := rand.New(rand.NewPCG(1, 2))
-	// Sizes: tiny (the Go loop), around smallWork, across gonum's 64-row and
-	// 192-column tiles, and with k = 0.
-	sizes := [][3]int{{1, 1, 1}, {3, 5, 2}, {1, 128, 4}, {16, 16, 16}, {17, 17, 17}, {65, 200, 33}, {130, 70, 129}, {4, 5, 0}}
+	// Sizes: tiny, narrow (n < narrowRows), short (k < shortDot), across
+	// gonum's 64-row and 192-column tiles, and with k = 0. Each is computed
+	// by Gemm (whatever path it dispatches to) and by smallGemm directly.
+	sizes := [][3]int{{1, 1, 1}, {3, 5, 2}, {1, 128, 4}, {9, 3, 40}, {16, 16, 16}, {17, 17, 17}, {65, 200, 33}, {130, 70, 129}, {4, 5, 0}}
 	for _, sz := range sizes {
 		m, n, k := sz[0], sz[1], sz[2]
 		for _, tt := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
@@ -68,27 +69,33 @@ func TestGemm(t *testing.T) {
 				}
 				a := randSlice(rng, ra*lda)
 				b := randSlice(rng, rb*ldb)
-				c := randSlice(rng, m*ldc)
+				c0 := randSlice(rng, m*ldc)
 				if ab[1] == 0 {
-					for i := range c {
-						c[i] = float32(math.NaN()) // beta = 0 must ignore C
+					for i := range c0 {
+						c0[i] = float32(math.NaN()) // beta = 0 must ignore C
 					}
 				}
-				want := naiveGemm(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], c, ldc)
-				Gemm(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], c, ldc)
-				name := fmt.Sprintf("%v tA=%v tB=%v alpha=%v beta=%v", sz, tA, tB, ab[0], ab[1])
-				for i := 0; i < m; i++ {
-					for j := 0; j < n; j++ {
-						got, w := float64(c[i*ldc+j]), want[i*n+j]
-						// float32 accumulation of k products of unit normals.
-						if math.Abs(got-w) > 1e-5*float64(k+1)*(1+math.Abs(w)) {
-							t.Fatalf("%s: C[%d,%d] = %v, want %v", name, i, j, got, w)
+				want := naiveGemm(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], c0, ldc)
+				for _, impl := range []struct {
+					name string
+					f    gemmFunc
+				}{{"Gemm", Gemm}, {"smallGemm", smallGemm}} {
+					c := append([]float32(nil), c0...)
+					impl.f(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], c, ldc)
+					name := fmt.Sprintf("%s %v tA=%v tB=%v alpha=%v beta=%v", impl.name, sz, tA, tB, ab[0], ab[1])
+					for i := 0; i < m; i++ {
+						for j := 0; j < n; j++ {
+							got, w := float64(c[i*ldc+j]), want[i*n+j]
+							// float32 accumulation of k products of unit normals.
+							if math.Abs(got-w) > 1e-5*float64(k+1)*(1+math.Abs(w)) {
+								t.Fatalf("%s: C[%d,%d] = %v, want %v", name, i, j, got, w)
+							}
 						}
-					}
-					// The padding between rows of C is not written.
-					for j := n; j < ldc && i < m-1; j++ {
-						if ab[1] != 0 && c[i*ldc+j] != c[i*ldc+j] {
-							t.Fatalf("%s: padding written", name)
+						// The padding between rows of C is not written.
+						for j := n; j < ldc && i < m-1; j++ {
+							if math.Float32bits(c[i*ldc+j]) != math.Float32bits(c0[i*ldc+j]) {
+								t.Fatalf("%s: padding written", name)
+							}
 						}
 					}
 				}
@@ -131,13 +138,24 @@ var sizes = []struct {
 	name    string
 	m, n, k int
 }{
-	// Layers of the 4→128→128→2 MLP at batch 1, 16 and 64, around smallWork.
+	// Layers of the 4→128→128→2 MLP at batch 1, 16 and 64.
 	{"1x128x4", 1, 128, 4},
 	{"1x2x128", 1, 2, 128},
 	{"16x128x4", 16, 128, 4},
 	{"16x2x128", 16, 2, 128},
 	{"1x128x128", 1, 128, 128},
 	{"64x128x128", 64, 128, 128},
+	{"16x128x128", 16, 128, 128},
+	{"128x16x128", 128, 16, 128},
+	{"8x128x128", 8, 128, 128},
+	{"128x8x128", 128, 8, 128},
+	{"32x128x128", 32, 128, 128},
+	{"128x32x128", 128, 32, 128},
+	{"8x512x3136", 8, 512, 3136},
+	{"512x8x3136", 512, 8, 3136},
+	{"3200x32x256", 3200, 32, 256},
+	{"648x64x512", 648, 64, 512},
+	{"392x64x576", 392, 64, 576},
 }
 
 func BenchmarkGemm(b *testing.B) {
@@ -154,19 +172,22 @@ func BenchmarkGemm(b *testing.B) {
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
 			x, y, z := randSlice(rng, s.m*s.k), randSlice(rng, s.k*s.n), make([]float32, s.m*s.n)
-			b.Run(fmt.Sprintf("%s/tA=%v/tB=%v/lib", s.name, tA, tB), func(b *testing.B) {
-				b.ReportAllocs()
-				once.Do(choose)
-				for i := 0; i < b.N; i++ {
-					gemm(tA, tB, s.m, s.n, s.k, 1, x, lda, y, ldb, 0, z, s.n)
-				}
-			})
-			b.Run(fmt.Sprintf("%s/tA=%v/tB=%v/go", s.name, tA, tB), func(b *testing.B) {
-				b.ReportAllocs()
-				for i := 0; i < b.N; i++ {
-					smallGemm(tA, tB, s.m, s.n, s.k, 1, x, lda, y, ldb, 0, z, s.n)
-				}
-			})
+			once.Do(choose)
+			for _, impl := range []struct {
+				name string
+				f    gemmFunc
+			}{{"lib", gemm}, {"go", smallGemm}} {
+				b.Run(fmt.Sprintf("%s/tA=%v/tB=%v/%s", s.name, tA, tB, impl.name), func(b *testing.B) {
+					b.ReportAllocs()
+					start := cpuTime()
+					for i := 0; i < b.N; i++ {
+						impl.f(tA, tB, s.m, s.n, s.k, 1, x, lda, y, ldb, 0, z, s.n)
+					}
+					// CPU time is robust to other processes sharing the
+					// machine; wall time is not.
+					b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+				})
+			}
 		}
 	}
 }

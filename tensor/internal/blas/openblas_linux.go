@@ -28,6 +28,13 @@ var sgemmFn uintptr
 
 func loadOpenBLAS() (gemmFunc, string, error) {
 	setCoreType()
+	// Unless the user chose a thread count, ask for one thread before
+	// loading: OpenBLAS then starts no idle worker threads, which otherwise
+	// spin at start-up on the cores the program's goroutines use.
+	oneThread := os.Getenv("OPENBLAS_NUM_THREADS") == ""
+	if oneThread {
+		os.Setenv("OPENBLAS_NUM_THREADS", "1")
+	}
 	var (
 		h   uintptr
 		err error
@@ -59,8 +66,8 @@ func loadOpenBLAS() (gemmFunc, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if os.Getenv("OPENBLAS_NUM_THREADS") == "" {
-		purego.SyscallN(setThreads, 1)
+	if oneThread {
+		purego.SyscallN(setThreads, 1) // in case the library was already loaded
 	}
 	threads, _, _ := purego.SyscallN(getThreads)
 	core, _, _ := purego.SyscallN(coreName)
