@@ -62,6 +62,15 @@
 // independent memory loads overlap: on 100,000 leaves a batch of 64 takes
 // about 2.1 µs (float32) instead of 7.4 µs as 64 separate searches.
 //
+// Set carries the new sum and minimum up the path in registers instead of
+// reloading both children of every ancestor: the result is bit for bit the
+// same (addition and min of two values do not depend on their order), and
+// the sibling loads of all levels can be in flight at once. Measured in CPU
+// time on 100,000 float32 leaves: 46 ns instead of 70 ns per Set, 2.7 µs
+// instead of 4.3 µs for SetMany of 64. Updating a batch level by level, as
+// FindPrefixSumTo searches, was not faster, and it would have to reload the
+// children of shared ancestors anyway.
+//
 // The sum and min trees are two arrays rather than one array of (sum, min)
 // pairs: the paired layout touches one cache line less per level in Set but
 // was not measurably faster on 100,000 leaves, and it halves the density of
