@@ -99,16 +99,16 @@ func checkNonNeg(name string, v float64) error {
 	return nil
 }
 
-// flushSubnormal returns 0 for a subnormal v (|v| below the smallest normal
-// float32, 2⁻¹²⁶) and v otherwise (see the package documentation). The
-// branch is almost never taken, so it predicts well; it measured no slower
-// than a branch-free version on the bits.
+// flushSubnormal returns 0 for a subnormal v and v otherwise (see the
+// package documentation), without a branch: it keeps v's bits unless the
+// exponent field is zero. Measured against the branch
+// -2⁻¹²⁶ < v < 2⁻¹²⁶: Adam's step on 17,410 weights took 60–66 µs this way
+// and 141–146 µs with the branch.
 func flushSubnormal(v float32) float32 {
-	const minNormal = 0x1p-126
-	if v > -minNormal && v < minNormal {
-		return 0
-	}
-	return v
+	b := math.Float32bits(v)
+	e := b & 0x7f800000
+	keep := -((e | -e) >> 31) // all ones unless e is 0
+	return math.Float32frombits(b & keep)
 }
 
 // save writes the state buffers as tensors named "<parameter>.<buffer>",
