@@ -42,7 +42,7 @@ func (tp *Tape) Minimum(a, b *Tensor) *Tensor { return tp.binary(opMinimum, a, b
 func (tp *Tape) binary(op binaryOp, a, b *Tensor) *Tensor {
 	n := tp.newNode(binaryBack, a, b, nil)
 	n.ints[0] = int(op)
-	n.out.shape = broadcastShape(n.out.shape[:0], binaryNames[op], a.shape, b.shape)
+	n.out.shape = broadcastShape(n.out.shape[:0], binaryNames[op], a.shape, b.shape, nil)
 	y := n.setShape(n.out.shape...)
 	if sameShape(a.shape, b.shape) {
 		binaryRow(op, y, a.data, 1, b.data, 1)

@@ -7,23 +7,23 @@ package tensor
 // merging counts.
 const maxDims = 16
 
-// broadcastShape appends to dst the shape that shapes broadcast to under
-// numpy's rules (aligned at the last dimension; sizes equal or 1), or panics
-// with ErrShape.
-func broadcastShape(dst []int, op string, shapes ...[]int) []int {
-	nd := 0
-	for _, s := range shapes {
-		nd = max(nd, len(s))
-	}
+// broadcastShape appends to dst the shape that a, b and c (nil when there
+// are two operands) broadcast to under numpy's rules (aligned at the last
+// dimension; sizes equal or 1), or panics with ErrShape.
+func broadcastShape(dst []int, op string, a, b, c []int) []int {
+	nd := max(len(a), len(b), len(c))
 	for i := 0; i < nd; i++ {
 		d := 1
-		for _, s := range shapes {
+		for _, s := range [3][]int{a, b, c} {
 			j := i - (nd - len(s))
 			if j < 0 || s[j] == 1 {
 				continue
 			}
 			if d != 1 && s[j] != d {
-				panicf(ErrShape, "%s: shapes %v do not broadcast", op, shapes)
+				if c == nil {
+					panicf(ErrShape, "%s: shapes %v and %v do not broadcast", op, a, b)
+				}
+				panicf(ErrShape, "%s: shapes %v, %v and %v do not broadcast", op, a, b, c)
 			}
 			d = s[j]
 		}

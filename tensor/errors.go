@@ -1,6 +1,9 @@
 package tensor
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Error is the type of the sentinel errors that package tensor panics with.
 // A panic value v from this package satisfies errors.Is(v, ErrX) for one of the
@@ -28,6 +31,10 @@ const (
 	// Reset: its memory now belongs to the next step.
 	ErrStale Error = "tensor: tensor used after its tape was reset"
 )
+
+// ErrDType is wrapped by the error FromND returns for an array whose
+// element type has no float32 conversion (Object).
+var ErrDType = errors.New("tensor: unsupported dtype")
 
 // panicf panics with an error wrapping kind.
 func panicf(kind Error, format string, args ...any) {

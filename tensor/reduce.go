@@ -10,7 +10,10 @@ const (
 	redMin
 )
 
-var reduceNames = [...]string{"Sum", "Mean", "Max", "Min"}
+var (
+	reduceNames     = [...]string{"Sum", "Mean", "Max", "Min"}
+	reduceAxisNames = [...]string{"SumAxis", "MeanAxis", "MaxAxis", "MinAxis"}
+)
 
 // Sum returns the sum of all elements as a scalar (shape []).
 func (tp *Tape) Sum(x *Tensor) *Tensor { return tp.reduceAll(redSum, x) }
@@ -62,7 +65,7 @@ func (tp *Tape) reduceAll(op reduceOp, x *Tensor) *Tensor {
 }
 
 func (tp *Tape) reduceAxis(op reduceOp, x *Tensor, axis int, keepDim bool) *Tensor {
-	ax := axisIndex(reduceNames[op]+"Axis", axis, len(x.shape))
+	ax := axisIndex(reduceAxisNames[op], axis, len(x.shape))
 	outer, m, inner := split(x.shape, ax)
 	n := tp.newNode(reduceBack, x, nil, nil)
 	n.ints[0], n.ints[1], n.ints[2], n.ints[3] = int(op), outer, m, inner
