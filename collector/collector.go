@@ -120,13 +120,15 @@ func (c *Collector) Collect(ctx context.Context, req Request) (Stats, error) {
 // step runs one vector step of the active envs.
 func (c *Collector) step(ctx context.Context, req Request) error {
 	e := c.e
+	t0 := time.Now()
 	a, err := e.act(c.active, req.Random)
+	t1 := time.Now()
+	e.stats.PolicyTime += t1.Sub(t0)
 	if err != nil {
 		return err
 	}
-	start := time.Now()
 	res, err := e.venv.Step(ctx, c.active, a.send)
-	e.stats.EnvTime += time.Since(start)
+	e.stats.EnvTime += time.Since(t1)
 	if err != nil {
 		e.ready = false
 		return fmt.Errorf("collector: step: %w", err)

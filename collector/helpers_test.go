@@ -51,8 +51,8 @@ func vecBuf(tb testing.TB, n, size int) *buffer.Vector {
 type fixedPolicy struct {
 	Action   int64
 	calls    int
-	explore  []bool
-	obsSeen  [][]float32 // a copy of every obs batch
+	explore  []bool      // recorded with obsSeen
+	obsSeen  [][]float32 // a copy of every obs batch, when not nil
 	statesIn []any
 	// State, when set, makes the policy return a hidden state [k, 1]
 	// float32 holding the previous state + 1 (0 for a nil state), and
@@ -62,15 +62,16 @@ type fixedPolicy struct {
 
 func (p *fixedPolicy) Act(dst, obs *batch.Batch, state any, explore bool) error {
 	p.calls++
-	p.explore = append(p.explore, explore)
-	o, err := obs.Array("obs")
+	if p.obsSeen != nil {
+		p.explore = append(p.explore, explore)
+	}
+	k, err := obs.Len()
 	if err != nil {
 		return err
 	}
-	if p.obsSeen != nil {
+	if o, err := obs.Array("obs"); err == nil && p.obsSeen != nil {
 		p.obsSeen = append(p.obsSeen, nd.ToSlice[float32](o))
 	}
-	k := o.Dim(0)
 	act := arrayIn(dst, "act", nd.Int64, k)
 	for i := range nd.Data[int64](act) {
 		nd.Data[int64](act)[i] = p.Action
@@ -111,13 +112,18 @@ func cloneState(s any) any {
 // arrayIn returns dst[key] if it is an array of dtype dt and shape
 // [k, rest…], and puts a new one there otherwise.
 func arrayIn(dst *batch.Batch, key string, dt nd.DType, k int, rest ...int) *nd.Array {
-	shape := append([]int{k}, rest...)
 	if v, ok := dst.Get(key); ok {
-		if a, ok := v.(*nd.Array); ok && a.DType() == dt && fmt.Sprint(a.Shape()) == fmt.Sprint(shape) {
-			return a
+		if a, ok := v.(*nd.Array); ok && a.DType() == dt && a.Ndim() == 1+len(rest) && a.Dim(0) == k {
+			fits := true
+			for i, d := range rest {
+				fits = fits && a.Dim(i+1) == d
+			}
+			if fits {
+				return a
+			}
 		}
 	}
-	a := nd.Zeros(dt, shape...)
+	a := nd.Zeros(dt, append([]int{k}, rest...)...)
 	if err := dst.Set(key, a); err != nil {
 		panic(err)
 	}
@@ -153,3 +159,77 @@ func subRows(tb testing.TB, b *buffer.Vector, sub, size int) []row {
 }
 
 func key3(v []float32) string { return fmt.Sprintf("%g.%g.%g", v[0], v[1], v[2]) }
+
+// scriptEnv is an env whose episodes last Len steps, with observation
+// [t] (float32, the step count) and action space Act (Box(-2.0, 2.0, (1,),
+// float32) by default); it records the actions it gets and returns
+// Infos[t-1] (Infos[0] at Reset, nil when Infos is short).
+type scriptEnv struct {
+	Len     int
+	Act     env.Space
+	Infos   []env.Info
+	actions []any // copies of the actions received
+	obs     *nd.Array
+	t       int
+}
+
+func newScriptEnv(length int) *scriptEnv {
+	act, err := env.NewBox(-2, 2, []int{1}, nd.Float32)
+	if err != nil {
+		panic(err)
+	}
+	return &scriptEnv{Len: length, Act: act, obs: nd.Zeros(nd.Float32, 1)}
+}
+
+func (s *scriptEnv) ObservationSpace() env.Space {
+	b, err := env.NewBox(0, 1000, []int{1}, nd.Float32)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+func (s *scriptEnv) ActionSpace() env.Space { return s.Act }
+func (s *scriptEnv) Close() error           { return nil }
+
+func (s *scriptEnv) info(t int) env.Info {
+	if t < len(s.Infos) {
+		return s.Infos[t]
+	}
+	return nil
+}
+
+func (s *scriptEnv) Reset(env.Seed) (any, env.Info, error) {
+	s.t = 0
+	nd.Data[float32](s.obs)[0] = 0
+	return s.obs, s.info(0), nil
+}
+
+func (s *scriptEnv) Step(a any) (any, float64, bool, bool, env.Info, error) {
+	if !s.Act.Contains(a) {
+		return nil, 0, false, false, nil, fmt.Errorf("scriptEnv: %w: %v", env.ErrAction, a)
+	}
+	switch x := a.(type) {
+	case *nd.Array:
+		s.actions = append(s.actions, x.Copy())
+	case *batch.Batch:
+		s.actions = append(s.actions, x.Clone())
+	}
+	s.t++
+	nd.Data[float32](s.obs)[0] = float32(s.t)
+	return s.obs, 1, s.t >= s.Len, false, s.info(s.t), nil
+}
+
+// scriptVec returns a Sync vector env of the given scriptEnvs.
+func scriptVec(tb testing.TB, es ...*scriptEnv) *vector.Sync {
+	tb.Helper()
+	var envs []env.Env
+	for _, e := range es {
+		envs = append(envs, e)
+	}
+	v, err := vector.NewSync(envs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { v.Close() })
+	return v
+}
