@@ -1,0 +1,81 @@
+// Package policy provides the acting half of a reinforcement-learning agent,
+// Tianshou's Policy: the Policy interface, the Q-learning policy and the
+// stochastic actor, action mapping for Box spaces, and compute-action for
+// one observation.
+//
+// # Overview
+//
+// A [Policy] maps a batch of observations (and an optional hidden state) to
+// actions with Act, which is the collector's acting interface
+// (collector.Policy): Tianshou's forward, followed by add_exploration_noise
+// when the collector explores. Policies own no optimizer: the algorithm
+// (package algo) that trains a policy holds its optimizers and target
+// networks and changes the networks the policy acts with.
+//
+//   - [Q] acts with the action of largest Q-value over a Discrete space, and
+//     ε-greedily when exploring (εTrain or εTest by the training-step flag,
+//     changed on a schedule by the algorithm with SetEps): DQN's policy.
+//   - [Actor] samples from the distribution a [Head] makes of its network's
+//     output ([CategoricalHead] for Discrete spaces; continuous heads for Box
+//     spaces), or takes its mode when evaluating with DeterministicEval: the
+//     actor of PG, A2C and PPO. Learners get the distribution of a training
+//     batch, with gradients, from Actor.Dist.
+//   - [BoxMap] maps a continuous policy's raw actions to a Box (clip, tanh,
+//     rescale from [−1, 1]), Tianshou's map_action; policies that map
+//     actions implement [ActionMapper], which collectors use.
+//   - [ComputeAction] acts on a single observation.
+//
+// Networks are called through nn.Caller with named inputs looked up in the
+// observation batch ([Network]; [ObsNet] wraps a Layer that takes "obs"),
+// so Dict observations reach networks that name their keys.
+//
+// # Invariants
+//
+//   - The training-step flag (SetTrainingStep, Tianshou's
+//     is_within_training_step) decides sampling versus the most likely
+//     action and which ε applies; explore decides whether exploration noise
+//     is added at all. Trainers set the flag on while collecting training
+//     data and off for test episodes; a collector's Config.Explore gives
+//     explore.
+//   - Actions are written under "act" in the policy's form: int64 [k] for a
+//     Discrete space (the space's start added), float32 [k, m] for a Box of
+//     shape [m]; ActionMapper turns them into env actions.
+//   - Act does not allocate in steady state (same destination batch and
+//     observation arrays as the previous call): a no-grad tape is reset and
+//     reused, nn.Caller caches its input tensors, the distribution is
+//     reused, and the action arrays in the destination are overwritten
+//     (locked by AllocsPerRun tests).
+//   - Bad observations are errors wrapping ErrObs; networks whose output
+//     does not fit the action space give ErrConfig.
+//
+// # Aliasing
+//
+// Act writes into the destination's arrays, which stay the policy's memory
+// until the next call; it keeps no reference to the observation batch.
+// Params returns the networks' own tensors (what a best-policy file holds),
+// and Actor.Dist a distribution recorded on the caller's tape, valid until
+// that tape is reset and the next Dist call.
+//
+// # Decisions
+//
+//   - One method, Act(dst, obs, state, explore), instead of Tianshou's forward
+//     plus add_exploration_noise plus map_action: it is the collector's
+//     interface, so a policy is handed to a collector as it is, and the
+//     noise and mapping need the same arrays anyway. Mapping stays a separate,
+//     optional interface (ActionMapper) because the buffer stores the
+//     policy's form and the env needs the other.
+//   - The flag is named SetTrainingStep, not SetTraining, to keep it apart
+//     from the networks' training mode (nn.SetTraining: dropout, noisy
+//     layers), as Tianshou keeps is_within_training_step apart from torch's
+//     train().
+//   - ε-greedy draws one uniform number per row and, for the rows that
+//     explore, one action among all n (the greedy one included), which is
+//     Tianshou's distribution (it argmaxes random numbers over the actions).
+//   - A Head is a factory of distributions (New) plus a setter (Set) rather
+//     than a function returning a distribution: distributions are reusable
+//     values, and acting and learning each keep their own so that neither
+//     overwrites the other's.
+//   - Discrete actions are stored as int64 (the dtype of env.Discrete) rather
+//     than the category index as float32 that distributions use: the buffer
+//     and the env then see the space's own values.
+package policy
