@@ -63,8 +63,11 @@
 //     subnormal range, and x86 arithmetic on subnormals takes microcode
 //     assists (Go does not set flush-to-zero). Measured here: 1,000 Adam steps
 //     on 17,410 weights with zero gradients and moments starting at 2e-38 took
-//     0.2 s with flushing and 10 s without. The results differ from PyTorch's
-//     only for values below 1.2e-38.
+//     0.2 s with flushing and 10 s without. The flush keeps the bits unless
+//     the exponent field is zero, without a branch: Adam's step on the
+//     17,410 weights of the 4→128→128→2 MLP took 60–66 µs so and 141–146 µs
+//     with a compare-and-branch. The results differ from PyTorch's only for
+//     values below 1.2e-38.
 //   - AdamW is Adam with AdamConfig.Decoupled (DefaultAdamWConfig), one type
 //     with one update loop instead of two copies.
 //   - Step counts are kept per tensor and saved as integers in the metadata
