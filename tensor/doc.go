@@ -1,0 +1,171 @@
+// Package tensor provides float32 n-dimensional tensors with reverse-mode
+// automatic differentiation: the torch of gorl, on which modules (nn),
+// optimizers (optim), distributions and the algorithms are built.
+//
+// # Overview
+//
+// A Tensor holds float32 values row-major and contiguously, a shape, and
+// optionally a gradient. Leaves are created with New or FromSlice (or from an
+// nd array with FromND); parameters are leaves marked with SetRequiresGrad
+// and initialized with FillKaimingUniform, FillOrthogonal, FillUniform,
+// FillNormal or Fill.
+//
+// Operations are methods of a Tape, which records them and owns their
+// results:
+//
+//	var tp tensor.Tape
+//	h := tp.ReLU(tp.Linear(x, w1, b1))
+//	loss := tp.MSE(tp.Linear(h, w2, b2), y)
+//	tp.Backward(loss) // adds dloss/dp to p.Grad() for every parameter p
+//
+// The operations: Linear (x·wᵀ + b), MatMul, Conv2d (NCHW, stride, zero
+// padding); Add, Sub, Mul, Div, Maximum, Minimum and Where with numpy
+// broadcasting; Neg, Exp, Log, Sqrt, Abs, Pow, Clamp, AddScalar, MulScalar;
+// ReLU, LeakyReLU, ELU, Tanh, Sigmoid, Softplus, Softmax, LogSoftmax,
+// LayerNorm, Dropout; Sum, Mean, Max, Min over all elements or one axis
+// (SumAxis…); Gather (Q(s, a)), OneHot, ArgMaxTo; the losses MSE, Huber
+// (smooth L1) and CrossEntropy; and the shape operations Reshape, Flatten,
+// Squeeze, Unsqueeze, Transpose, Slice, IndexSelect, Index (numpy indexing),
+// Concat, Stack and Detach. Every differentiable operation's gradient is
+// checked against central differences (package tensortest).
+//
+// # Steady state without allocation
+//
+// A Tape keeps the nodes of the current step in order. Reset rewinds it, and
+// the next step's operations get, position by position, the same nodes,
+// result tensors and buffers; a buffer is reallocated only when a larger one
+// is needed. So a training step that repeats the same operations on the same
+// shapes allocates nothing once the first step has run:
+//
+//	for {
+//		tp.Reset()
+//		loss := tp.MSE(model(&tp, x), y)
+//		for _, p := range params {
+//			p.ZeroGrad()
+//		}
+//		tp.Backward(loss)
+//		opt.Step() // reads p.Grad(), writes p.Data()
+//	}
+//
+// Parameters keep their gradient memory across steps; ZeroGrad only marks the
+// gradient as absent (PyTorch's set_to_none), and the next Backward writes it
+// instead of adding to it. Acting works the same way with a second tape whose
+// recording is off (SetGradEnabled(false)): no gradient memory is used and
+// nothing is allocated per step. Example_trainingStep shows a complete step.
+//
+// # Invariants
+//
+//   - Data is row-major and contiguous; len(Data()) is the product of the
+//     shape (1 for a scalar, whose shape is empty).
+//   - A tape's results are valid until its Reset. Using one afterwards as an
+//     operand, or calling Backward on it, panics with ErrStale; reading its
+//     Data sees the next step's values.
+//   - A result requires gradients exactly when the tape records and one of
+//     its operands requires them. Backward computes gradients for those
+//     tensors only.
+//   - Gradients accumulate: each Backward adds to the gradients of the leaves
+//     it reaches, until ZeroGrad. Intermediate results get their gradient
+//     afresh on each Backward (readable with Grad until Reset).
+//   - Backward may be called several times per step (two losses sharing a
+//     network); Backward needs a one-element loss.
+//   - A nil *Tape computes without recording and allocates every result,
+//     which stays valid; it suits one-off computations, not hot loops.
+//   - A Tape is for one goroutine. Tapes on different goroutines may read the
+//     same parameters; Backward writes the gradients of the leaves it reaches.
+//
+// # Aliasing
+//
+// FromSlice and FromND (for a contiguous float32 array) reference the
+// caller's memory, and ND returns an array referencing the tensor's memory.
+// Reshape, Flatten, Squeeze, Unsqueeze, Detach and Slice along a leading axis
+// return views that share their operand's data; Transpose, IndexSelect,
+// Gather, Concat, Stack, Slice along a later axis, and every arithmetic
+// operation return new data. Index returns a view for a contiguous
+// selection. Writing into a view writes into its operand. No operation
+// modifies its operands.
+//
+// # Errors and panics
+//
+// Shapes that do not fit an operation are a programmer error inside a
+// model: operations panic with an error wrapping ErrShape (ErrIndex for an
+// index outside its axis, ErrArg for a scalar argument outside its domain,
+// ErrGrad for an impossible gradient request, ErrStale for a result used after
+// Reset), as gonum's mat panics with ErrShape. Data from outside is checked
+// with errors instead: FromSlice returns an error wrapping ErrShape, and
+// FromND one wrapping ErrDType for an array without a float32 conversion.
+// NaN and ±Inf propagate through every operation as in IEEE 754.
+//
+// # BLAS
+//
+// Matrix products (MatMul, Linear, Conv2d and their gradients) go through a
+// small internal layer over the single-precision GEMM of gonum's blas32
+// interface. By default it loads OpenBLAS (libopenblas.so.0, Debian's
+// libopenblas0) at run time through purego, without cgo, and falls back to
+// gonum's pure-Go implementation when the library is missing or
+// GORL_BLAS=gonum is set; BLASName tells which one runs and BLASLoadError why
+// OpenBLAS is not used. OpenBLAS runs on one thread unless
+// OPENBLAS_NUM_THREADS is set. Building with the tag gorl_noopenblas leaves
+// the loader (and purego, which makes binaries link the C library
+// dynamically) out.
+//
+// # Decisions
+//
+// Figures are from the package benchmarks on the 2-vCPU machine the targets
+// were set on, as CPU time per operation (cpu-ns/op): the machine was shared
+// with other builds and tests, so wall-clock times varied by up to ten times
+// while CPU time stayed within about 20%.
+//
+//   - Operations are methods of an explicit Tape rather than of tensors with a
+//     hidden global graph: the tape is what owns and reuses memory, and an
+//     explicit owner makes concurrent acting and learning safe. Recording
+//     nodes in execution order makes Backward a reverse loop (no topological
+//     sort), skipping nodes that received no gradient.
+//   - Gradient buffers are written, not cleared and added to, when they hold
+//     no gradient yet (GEMMs with beta = 0, "put or add" loops), so Backward
+//     does not clear memory it is about to overwrite. Only operations that
+//     scatter (broadcast reductions, Gather, IndexSelect, Slice) clear first.
+//   - Linear takes PyTorch's weight layout [out, in] and adds the bias by
+//     writing it into the result before a GEMM with beta = 1, so the bias
+//     costs no extra pass. ReLU stays a separate operation, which keeps one
+//     way to build a layer; it is one pass over the result.
+//   - ReLU's backward selects with bit masks instead of a branch: with random
+//     signs the branch was mispredicted half the time and the pass cost three
+//     times as much.
+//   - Conv2d is im2col + GEMM with the unrolled input as [N·OH·OW, C·KH·KW],
+//     gathered through a table of patch offsets. An earlier [C·KH·KW, N·OH·OW]
+//     layout filled by strided rows took 2–3 times longer to unroll (rows of
+//     7–20 elements), and its GEMM shapes ran at 84 instead of 102 GFLOP/s in
+//     OpenBLAS for the Nature CNN's first layer. The unrolled input is kept
+//     for the filter gradient (about 13 MB for the Nature CNN at batch 32).
+//   - OpenBLAS is called through its Fortran interface (sgemm_), whose
+//     arguments are all pointers: purego.SyscallN places only integer
+//     arguments correctly, and cblas_sgemm takes its two scalars in
+//     floating-point registers. The argument block comes from a sync.Pool,
+//     so a call allocates nothing.
+//   - OPENBLAS_CORETYPE is set from the CPU's features when unset: OpenBLAS
+//     0.3.21 does not know this machine's CPU (family 6, model 207) and falls
+//     back to SSE3 kernels, 75 µs instead of 27 µs for a 64×128×128 product.
+//   - One OpenBLAS thread: with two, a 64×128×128 product took 86 µs instead
+//     of 22 µs (the project's architecture notes), and here the MLP and
+//     Nature-CNN training steps took longer, not shorter.
+//   - gonum's Sgemm starts goroutines, and allocates, once the result spans
+//     four 64×64 blocks; the gonum path cuts products into 64×192 tiles so
+//     each runs serially and steady-state steps allocate nothing.
+//   - Products of fewer than 256 multiply-adds, and with gonum those whose
+//     inner loops would be only a few elements long (x·wᵀ with a 4-wide
+//     input, a 2-wide output), run in plain Go loops: a library call costs
+//     more there.
+//   - Shapes are slices kept with their node's memory, not fixed arrays, so
+//     any rank works; only broadcasting and Transpose bound the rank (16,
+//     after merging contiguous dimensions) to keep their index bookkeeping on
+//     the stack.
+//   - Index lists (Gather, IndexSelect, CrossEntropy labels, OneHot,
+//     ArgMaxTo) are []int: actions and labels come from nd arrays as
+//     integers, and float-coded indices would invite rounding bugs.
+//   - The losses return the mean, as PyTorch's defaults do; weighted losses
+//     (prioritized replay) are composed from Sub, Mul and Mean.
+//   - Dropout does not know about training and evaluation modes; the module
+//     that owns it decides whether to call it.
+//   - Benchmarks report cpu-ns/op besides ns/op (see above), and their names
+//     carry the BLAS that ran (blas=openblas, blas=gonum).
+package tensor
