@@ -83,7 +83,7 @@ func Example_trainingStep() {
 func ExampleTape_Gather() {
 	var tp tensor.Tape
 	q := tensor.MustFromSlice([]float32{1, 2, 3, 4}, 2, 2).SetRequiresGrad(true) // Q(s, ·) of two states
-	qNext := tensor.MustFromSlice([]float32{0.5, 1, 2, 0}, 2, 2)                  // target network on s′
+	qNext := tensor.MustFromSlice([]float32{0.5, 1, 2, 0}, 2, 2)                 // target network on s′
 	actions := []int{1, 0}
 	reward := tensor.MustFromSlice([]float32{1, 0}, 2)
 
