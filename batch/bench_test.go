@@ -335,6 +335,30 @@ func BenchmarkCat(b *testing.B) {
 	}
 }
 
+// BenchmarkCatCopy is the companion of BenchmarkCat/nested: the ten
+// batches' bytes copied into preallocated memory.
+func BenchmarkCatCopy(b *testing.B) {
+	one := batchtest.Nested(64, rand.New(rand.NewPCG(1, 1)))
+	sizes := leafRowBytes(one, nil)
+	srcs := make([][]byte, len(sizes))
+	dsts := make([][]byte, len(sizes))
+	for j, s := range sizes {
+		srcs[j] = make([]byte, 64*s)
+		dsts[j] = make([]byte, 640*s)
+	}
+	b.SetBytes(int64(640 * rowBytes(one)))
+	b.ResetTimer()
+	defer cpuPerOp(b)()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for k := 0; k < 10; k++ {
+			for j, s := range sizes {
+				copy(dsts[j][k*64*s:(k+1)*64*s], srcs[j])
+			}
+		}
+	}
+}
+
 // BenchmarkSplit splits 1,024 rows into shuffled pieces of 32 and walks
 // them all.
 func BenchmarkSplit(b *testing.B) {

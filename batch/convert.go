@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/gorl/gorl/nd"
 )
@@ -82,7 +83,7 @@ func fromPairs(kv []any, cp bool) (*Batch, error) {
 // keys are taken in sorted (byte-wise) order; build from key, value pairs
 // with New to choose the order. It returns New's errors.
 func FromMap(m map[string]any) (*Batch, error) {
-	return mapBatch(reflect.ValueOf(m), false)
+	return stringMapBatch(m, false)
 }
 
 // FromRows stacks a list of rows into one Batch, Tianshou's
@@ -123,7 +124,7 @@ func convert(v any, cp bool) (any, error) {
 	case bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
 		return nd.New(x)
 	case map[string]any:
-		return mapBatch(reflect.ValueOf(x), cp)
+		return stringMapBatch(x, cp)
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
@@ -171,43 +172,42 @@ func convert(v any, cp bool) (any, error) {
 
 // mapBatch converts a map with string keys into a Batch, keys sorted.
 func mapBatch(rv reflect.Value, cp bool) (*Batch, error) {
-	if m, ok := rv.Interface().(map[string]any); ok {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		return fillBatch(keys, func(k string) any { return m[k] }, cp)
-	}
 	if rv.Type().Key().Kind() != reflect.String {
 		return nil, &Error{Kind: ErrKey, Msg: "keys should all be strings, but the map has keys of type " + rv.Type().Key().String()}
 	}
-	keys := make([]string, 0, rv.Len())
-	vals := make(map[string]any, rv.Len())
+	b := newBatch(rv.Len())
 	for it := rv.MapRange(); it.Next(); {
-		k := it.Key().String()
-		keys = append(keys, k)
-		vals[k] = it.Value().Interface()
+		b.ents = append(b.ents, entry{it.Key().String(), it.Value().Interface()})
 	}
-	slices.Sort(keys)
-	return fillBatch(keys, func(k string) any { return vals[k] }, cp)
+	return b, b.convertSorted(cp)
 }
 
-// fillBatch returns a Batch of the given keys with the converted values
-// value(key).
-func fillBatch(keys []string, value func(string) any, cp bool) (*Batch, error) {
-	b := newBatch(len(keys))
-	for _, k := range keys {
-		if err := checkKey(k); err != nil {
-			return nil, err
-		}
-		v, err := convert(value(k), cp)
-		if err != nil {
-			return nil, within(k, err)
-		}
+// stringMapBatch is mapBatch for the common map[string]any, without
+// reflection.
+func stringMapBatch(m map[string]any, cp bool) (*Batch, error) {
+	b := newBatch(len(m))
+	for k, v := range m {
 		b.ents = append(b.ents, entry{k, v})
 	}
-	return b, nil
+	return b, b.convertSorted(cp)
+}
+
+// convertSorted sorts the entries of a Batch being built from a map by key
+// and converts their values.
+func (b *Batch) convertSorted(cp bool) error {
+	slices.SortFunc(b.ents, func(x, y entry) int { return strings.Compare(x.key, y.key) })
+	for i := range b.ents {
+		e := &b.ents[i]
+		if err := checkKey(e.key); err != nil {
+			return err
+		}
+		v, err := convert(e.val, cp)
+		if err != nil {
+			return within(e.key, err)
+		}
+		e.val = v
+	}
+	return nil
 }
 
 // elem returns the i-th element of a sequence with interfaces unwrapped.

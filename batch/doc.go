@@ -172,9 +172,13 @@
 //     stays nil) and arithmetic; Stack makes an Object array of None, as
 //     np.stack does; IsNull marks it missing, so DropNull drops every row
 //     of a Batch holding nil, as Tianshou does.
-//   - Split returns copies (Take), as Tianshou's fancy indexing does, so a
-//     piece can be changed without touching the source; the permutation is
-//     drawn from the injected rand.Rand when Split is called.
+//   - Split's pieces share no memory with the source, as Tianshou's fancy
+//     indexing copies, so a piece can be changed without touching the
+//     source; the rows are gathered once when iteration starts and each
+//     piece is a view of that copy (a gather per piece made 516
+//     allocations for 32 pieces of the flat benchmark batch; one gather
+//     and views make 340). The permutation is drawn from the injected
+//     rand.Rand when Split is called.
 //   - Index of a Batch without keys returns an empty Batch (Tianshou raises
 //     IndexError); Index of a scalar leaf panics with ErrIndex, as numpy
 //     does for a 0-d array.

@@ -619,8 +619,13 @@ func joinTo(dst *Batch, bs []*Batch, stack bool, axis int) error {
 // Split returns an iterator over pieces of b of size rows each, the last
 // one shorter when size does not divide Len (Tianshou's Batch.split). With
 // shuffle the rows are permuted by rng first; the permutation is drawn once,
-// when Split is called, so ranging over the iterator again yields the same
-// pieces. Each piece is a new Batch (Take): it shares no memory with b.
+// when Split is called, so ranging over the iterator again yields pieces of
+// the same rows.
+//
+// When iteration starts, the rows are gathered once, in order, into a new
+// Batch (Take), and each piece is a view of its next range of rows: pieces
+// share no memory with b (changing one leaves b alone), and copying every
+// row once costs less than a gather per piece.
 //
 // Split returns an error wrapping ErrValue if size ≤ 0 or shuffle is set
 // without rng, and Len's error if b has no length.
@@ -645,8 +650,12 @@ func (b *Batch) Split(size int, shuffle bool, rng *rand.Rand) (iter.Seq[*Batch],
 		}
 	}
 	return func(yield func(*Batch) bool) {
+		if n == 0 {
+			return
+		}
+		all := Take(b, order)
 		for i := 0; i < n; i += size {
-			if !yield(Take(b, order[i:min(i+size, n)])) {
+			if !yield(all.Index(nd.Range(i, min(i+size, n)))) {
 				return
 			}
 		}
