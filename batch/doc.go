@@ -87,8 +87,9 @@
 // them change the original, which is how seed 002's data[:, 1] += 6 is
 // written (b.Index(nd.All(), nd.I(1)).Add(6)); with fancy indices (Ints,
 // masks) the arrays are copies. Rows yields views. ToAtLeast2D returns
-// views or the same arrays. Take, Split, Stack, Cat, DropNull, the
-// arithmetic functions and reductions return new arrays. TakeTo, StackTo,
+// views or the same arrays. Take, Stack, Cat, DropNull, the arithmetic
+// functions and reductions return new arrays; Split's pieces are views of
+// one new copy of the source's rows. TakeTo, StackTo,
 // CatTo, SetIndex, SetRow and the in-place methods write into existing
 // arrays. Get, Array, Batch and Values return the stored values themselves.
 //
