@@ -15,7 +15,7 @@ type Config struct {
 	// StackNum is the number of consecutive frames stacked into obs and
 	// obs_next when sampling (Tianshou's stack_num): sampled observations
 	// get shape [n, StackNum, …], padded with the episode's first frame.
-	// 0 means 1, no stacking.
+	// 0 means 1, no stacking; at most 4096.
 	StackNum int `json:"stack_num"`
 	// IgnoreObsNext drops obs_next when storing and derives it when
 	// sampling from the obs of the next step of the same episode (the step
@@ -45,11 +45,16 @@ func (c Config) Validate() error {
 	if c.Size <= 0 || c.Size > maxSize {
 		return errorf(ErrValue, "", fmt.Sprintf("Config.Size must be in [1, 2^40], got %d", c.Size))
 	}
-	if c.StackNum < 0 {
-		return errorf(ErrValue, "", fmt.Sprintf("Config.StackNum must be ≥ 0, got %d", c.StackNum))
+	if c.StackNum < 0 || c.StackNum > maxStack {
+		return errorf(ErrValue, "", fmt.Sprintf("Config.StackNum must be in [0, %d], got %d", maxStack, c.StackNum))
 	}
 	return nil
 }
+
+// maxStack bounds StackNum: frame stacks (Atari's 4, recurrent sequences
+// of tens of steps) are short, and a bound keeps a sampled batch's size
+// proportional to the sample.
+const maxStack = 4096
 
 // stack returns the effective stack_num (≥ 1).
 func (c Config) stack() int { return max(1, c.StackNum) }

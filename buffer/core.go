@@ -96,6 +96,7 @@ type Step struct {
 // core is the shared implementation of every buffer type: rings over one
 // storage tree, with optional priorities and hindsight relabelling.
 type core struct {
+	kind    bufKind
 	cfg     Config
 	total   int // capacity: sum of the sub sizes
 	subs    []sub
@@ -187,13 +188,10 @@ func (c *core) Len() int {
 // over its sub-buffers).
 func (c *core) Cap() int { return c.total }
 
-// Config returns the configuration the buffer was made with (for the
-// vector forms, Size is the capacity, a multiple of the sub-buffer count).
-func (c *core) Config() Config {
-	cfg := c.cfg
-	cfg.Size = c.total
-	return cfg
-}
+// Config returns the configuration the buffer was made with; for the
+// vector forms Size is the capacity, a multiple of the sub-buffer count,
+// and for Cached the size of the main ring.
+func (c *core) Config() Config { return c.cfg }
 
 // Reset empties the buffer: lengths, positions and episode statistics go
 // back to zero (priorities too); the storage keeps its schema and memory.

@@ -115,6 +115,10 @@ func (c *core) relabel(indices []int, rng *rand.Rand) {
 	}
 	goal, ach := c.herColumn("obs.desired_goal"), c.herColumn("obs.achieved_goal")
 	nextGoal, nextAch := c.herColumn("obs_next.desired_goal"), c.herColumn("obs_next.achieved_goal")
+	if goal == nil || ach == nil || nextAch != nil && (nextGoal == nil || !slicesEqual(nextAch.row, goal.row)) ||
+		!slicesEqual(ach.row, goal.row) || nextGoal != nil && !slicesEqual(nextGoal.row, goal.row) {
+		return // no goals of one shape stored (possible only in a crafted file)
+	}
 	// Time order: by sub-buffer, then by age within it.
 	age := func(g int) int {
 		s := c.subOf(g)
@@ -248,6 +252,7 @@ func NewHER(cfg Config, hc HERConfig) (*HER, error) {
 	if c.her, err = newHER(hc); err != nil {
 		return nil, err
 	}
+	c.kind = kindHER
 	return &HER{c}, nil
 }
 
@@ -266,6 +271,7 @@ func NewHERVector(cfg Config, bufferNum int, hc HERConfig) (*HERVector, error) {
 	if c.her, err = newHER(hc); err != nil {
 		return nil, err
 	}
+	c.kind = kindHERVector
 	return &HERVector{c}, nil
 }
 
@@ -277,11 +283,25 @@ func newHER(hc HERConfig) (*herState, error) {
 }
 
 // checkGoals checks that data has the goal keys hindsight relabelling
-// needs.
+// needs, arrays of one shape.
 func checkGoals(data *batch.Batch) error {
-	for _, k := range [...]string{"obs.achieved_goal", "obs.desired_goal"} {
-		if !data.Has(k) {
-			return errorf(ErrKey, k, "Add: a hindsight buffer needs dict observations with achieved_goal and desired_goal")
+	var shape []int
+	for _, k := range [...]string{"obs.achieved_goal", "obs.desired_goal", "obs_next.achieved_goal", "obs_next.desired_goal"} {
+		v, ok := data.Get(k)
+		if !ok {
+			if k[:4] == "obs." {
+				return errorf(ErrKey, k, "Add: a hindsight buffer needs dict observations with achieved_goal and desired_goal")
+			}
+			continue
+		}
+		a, ok := v.(*nd.Array)
+		if !ok {
+			return errorf(ErrType, k, "Add: goals must be arrays, got "+describe(v))
+		}
+		if shape == nil {
+			shape = a.Shape()
+		} else if !slicesEqual(shape, a.Shape()) {
+			return errorf(ErrType, k, fmt.Sprintf("Add: goals of shapes %v and %v", shape, a.Shape()))
 		}
 	}
 	return nil

@@ -133,6 +133,7 @@ func NewPrioritized(cfg Config, pc PriorityConfig) (*Prioritized, error) {
 	if c.prio, err = newPrio(c.total, pc); err != nil {
 		return nil, err
 	}
+	c.kind = kindPrioritized
 	return &Prioritized{c}, nil
 }
 
@@ -152,6 +153,7 @@ func NewPrioritizedVector(cfg Config, bufferNum int, pc PriorityConfig) (*Priori
 	if c.prio, err = newPrio(c.total, pc); err != nil {
 		return nil, err
 	}
+	c.kind = kindPrioritizedVector
 	return &PrioritizedVector{c}, nil
 }
 

@@ -2,6 +2,7 @@ package buffer
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 
 	"github.com/gorl/gorl/batch"
@@ -37,6 +38,8 @@ type Buffer interface {
 	Terminated() []bool
 	Truncated() []bool
 	Done() []bool
+	// Save writes the buffer in the package's file format (see Load).
+	Save(w io.Writer) error
 }
 
 // Replay is a circular replay buffer (Tianshou's ReplayBuffer): it keeps
@@ -56,6 +59,7 @@ func New(cfg Config) (*Replay, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.kind = kindReplay
 	return &Replay{c}, nil
 }
 
@@ -121,6 +125,7 @@ func NewVector(cfg Config, bufferNum int) (*Vector, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.kind = kindVector
 	return &Vector{c}, nil
 }
 
@@ -137,6 +142,7 @@ func NewManager(cfg Config, sizes []int) (*Vector, error) {
 		return nil, err
 	}
 	c.cfg.Size = c.total
+	c.kind = kindVector
 	return &Vector{c}, nil
 }
 
@@ -151,7 +157,12 @@ func newVectorCore(cfg Config, bufferNum int) (*core, error) {
 	for i := range sizes {
 		sizes[i] = (cfg.Size + bufferNum - 1) / bufferNum
 	}
-	return newCore(cfg, sizes)
+	c, err := newCore(cfg, sizes)
+	if err != nil {
+		return nil, err
+	}
+	c.cfg.Size = c.total
+	return c, nil
 }
 
 // Add stores one row of data per buffer id: row j (along the leading axis
@@ -194,6 +205,7 @@ func NewCached(cfg Config, cachedNum, maxEpisodeLen int) (*Cached, error) {
 		return nil, err
 	}
 	c.cached = true
+	c.kind = kindCached
 	c.allIDs = c.allIDs[:cachedNum]
 	return &Cached{c}, nil
 }

@@ -21,9 +21,13 @@ type store interface {
 	// copyFrom copies row src[j] of from (a store of the same dtype) into
 	// row dst[j], in order of j.
 	copyFrom(from store, dst, src []int, rowLen int)
-	// elems returns the elements as an []any-free slice through which the
-	// file format encodes them (the typed slice itself).
+	// elems returns the typed slice of the elements.
 	elems() any
+	// appendLE appends elements [from, to) little-endian (not for Object).
+	appendLE(buf []byte, from, to int) ([]byte, error)
+	// decodeLE sets elements [from, to) from little-endian bytes (not for
+	// Object).
+	decodeLE(buf []byte, from, to int) error
 }
 
 type typed[T any] struct{ s []T }
