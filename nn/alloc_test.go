@@ -9,13 +9,13 @@ import (
 
 // TestForwardNoAlloc locks the steady state of every module: a training step
 // (forward, loss, backward) on a reset tape, and acting (batch 1, no-grad),
-// allocate nothing once the tape has seen the step, apart from what the
-// tensor package itself allocates today: one allocation per broadcasting
-// operation (Add, Sub, Mul, MeanAxis), whose variadic list of operand shapes
-// escapes to the heap. tensorAllocs counts those operations per step; it must
-// drop to 0 when the tensor package stops allocating there, and the test
-// then fails until it is set to 0 here.
+// allocate nothing once the tape has seen the step. The race detector's
+// instrumentation allocates on its own, so the counts are not checked
+// under -race.
 func TestForwardNoAlloc(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
 	rng := rand.New(rand.NewPCG(1, 1))
 	mlp, err := NewMLP(MLPConfig{In: 4, Hidden: []int{32, 32}, Out: 2}, rng)
 	if err != nil {
@@ -26,19 +26,18 @@ func TestForwardNoAlloc(t *testing.T) {
 	conv := Sequential{NewConv2d(2, 4, 3, 2, 1, rng), ReLU, Flatten{}, NewLinear(4*4*4, 3, rng), NewDropout(0.1, rng)}
 	h, c := tensor.New(1, 8), tensor.New(1, 8)
 	for _, tc := range []struct {
-		name         string
-		shape        []int
-		tensorAllocs float64
-		f            func(tp *tensor.Tape, x *tensor.Tensor) *tensor.Tensor
+		name  string
+		shape []int
+		f     func(tp *tensor.Tape, x *tensor.Tensor) *tensor.Tensor
 	}{
-		{"mlp", []int{1, 4}, 0, mlp.Forward},
-		{"gru", []int{1, 4}, 6, func(tp *tensor.Tape, x *tensor.Tensor) *tensor.Tensor { return gru.Forward(tp, x, h) }},
-		{"lstm", []int{1, 4}, 5, func(tp *tensor.Tape, x *tensor.Tensor) *tensor.Tensor {
+		{"mlp", []int{1, 4}, mlp.Forward},
+		{"gru", []int{1, 4}, func(tp *tensor.Tape, x *tensor.Tensor) *tensor.Tensor { return gru.Forward(tp, x, h) }},
+		{"lstm", []int{1, 4}, func(tp *tensor.Tape, x *tensor.Tensor) *tensor.Tensor {
 			h2, _ := lstm.Forward(tp, x, h, c)
 			return h2
 		}},
-		{"noisy dueling", []int{1, 4}, 11, noisy.Forward},
-		{"conv", []int{1, 2, 7, 7}, 0, conv.Forward},
+		{"noisy dueling", []int{1, 4}, noisy.Forward},
+		{"conv", []int{1, 2, 7, 7}, conv.Forward},
 	} {
 		x := randn(rng, tc.shape...)
 		for _, grad := range []bool{true, false} {
@@ -52,8 +51,8 @@ func TestForwardNoAlloc(t *testing.T) {
 				}
 			}
 			step()
-			if n := testing.AllocsPerRun(10, step); n != tc.tensorAllocs {
-				t.Errorf("%s (gradients %t): %v allocations per step, want %v", tc.name, grad, n, tc.tensorAllocs)
+			if n := testing.AllocsPerRun(10, step); n != 0 {
+				t.Errorf("%s (gradients %t): %v allocations per step", tc.name, grad, n)
 			}
 		}
 	}

@@ -37,10 +37,9 @@ type Caller struct {
 type input struct {
 	src *nd.Array // the array it was made from
 	t   *tensor.Tensor
-	// conv is set when src is not contiguous float32: t then owns a copy,
-	// refreshed on every call through dst (an nd view of t's memory).
-	conv bool
-	dst  *nd.Array
+	// dst is set when src is not contiguous float32: t then owns a copy,
+	// refreshed on every later call through dst (an nd view of t's memory).
+	dst *nd.Array
 }
 
 // Call looks up every input m declares in bs (as a key or key path, with
@@ -97,43 +96,25 @@ func (in *input) tensor(v any) (*tensor.Tensor, error) {
 	case *tensor.Tensor:
 		return v, nil
 	case *nd.Array:
-		if v != in.src || in.t == nil {
-			if err := in.make(v); err != nil {
-				return nil, err
+		if v != in.src {
+			*in = input{}
+			t, err := tensor.FromND(v) // a view of contiguous float32, a copy otherwise
+			if err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrInputType, err)
 			}
+			in.src, in.t = v, t
+			if v.DType() != nd.Float32 || !v.IsContiguous() {
+				in.dst = t.ND()
+			}
+			return t, nil
 		}
-		if in.conv {
+		if in.dst != nil { // a converted copy: refresh it
 			if err := nd.CopyTo(in.dst, v); err != nil {
-				in.src, in.t = nil, nil
+				*in = input{}
 				return nil, fmt.Errorf("%w: %v", ErrInputType, err)
 			}
 		}
 		return in.t, nil
 	}
 	return nil, fmt.Errorf("%w: %T", ErrInputType, v)
-}
-
-// make builds the tensor for a new array.
-func (in *input) make(a *nd.Array) error {
-	*in = input{}
-	switch a.DType() {
-	case nd.Object:
-		return fmt.Errorf("%w: an array of dtype %v", ErrInputType, a.DType())
-	case nd.Float32:
-		if a.IsContiguous() {
-			t, err := tensor.FromSlice(nd.Data[float32](a), a.Shape()...)
-			if err != nil {
-				return err
-			}
-			in.src, in.t = a, t
-			return nil
-		}
-	}
-	t := tensor.New(a.Shape()...)
-	dst, err := nd.FromSlice(t.Data(), a.Shape()...)
-	if err != nil {
-		return err
-	}
-	in.src, in.t, in.conv, in.dst = a, t, true, dst
-	return nil
 }

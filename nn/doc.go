@@ -59,13 +59,11 @@
 // # Allocation
 //
 // Params, Prefixed, Trainable and Clone allocate: take a module's Params once
-// and keep it. Forward passes allocate nothing in steady state on a reset
-// tape, for training and for acting at batch 1 (locked by AllocsPerRun
-// tests), except that the tensor package's broadcasting operations (Add, Sub,
-// Mul, MeanAxis) currently allocate once per call, which GRUCell (6 per step),
-// LSTMCell (5), NoisyLinear in training mode (4) and Dueling (3) use. Copy,
-// SoftUpdate, NoisyLinear.ResetNoise and Caller.Call with the same arrays as
-// the previous call do not allocate. Load allocates the data section once.
+// and keep it. Forward passes of every module allocate nothing in steady
+// state on a reset tape, for training and for acting at batch 1 (locked by
+// AllocsPerRun tests). Copy, SoftUpdate, NoisyLinear.ResetNoise and
+// Caller.Call with the same arrays as the previous call do not allocate.
+// Load allocates the data section once.
 //
 // # Decisions
 //
@@ -106,6 +104,6 @@
 //     overlap, as that implementation validates.
 //   - Caller caches the tensor it made for each input by the identity of the
 //     *nd.Array (nd arrays never change shape or buffer), so acting with the
-//     same observation array allocates nothing; a one-line rebuild happens
-//     when a batch holds a new array.
+//     same observation array allocates nothing; a batch holding a new array
+//     costs one tensor.FromND.
 package nn
