@@ -35,9 +35,8 @@ type AsyncCollector struct {
 	recvIDs  []int  // the ids of the last Recv, copied
 	acts     *table // the action each env was sent, by env id
 	actRows  *table // actions gathered for a Recv
-	pols     *table // the policy data of each env's action, by env id
+	pols     *table // the policy data of each env's action, by env id; nil until there is some
 	polRows  *table
-	polEmpty bool // the envs in flight have no policy data (a reserved key)
 }
 
 // NewAsync returns an AsyncCollector for cfg. It returns an error wrapping
@@ -51,7 +50,7 @@ func NewAsync(cfg AsyncConfig) (*AsyncCollector, error) {
 		return nil, err
 	}
 	return &AsyncCollector{e: e, waitNum: cfg.WaitNum, timeout: cfg.Timeout,
-		idle: make([]int, 0, e.n), recvIDs: make([]int, 0, e.n), polEmpty: true}, nil
+		idle: make([]int, 0, e.n), recvIDs: make([]int, 0, e.n)}, nil
 }
 
 // Buffer returns the buffer the collector stores into.
@@ -129,26 +128,18 @@ func (c *AsyncCollector) step(ctx context.Context, req Request) error {
 	res, err := c.recv(ctx)
 	e.stats.EnvTime += time.Since(start)
 	if err != nil {
-		e.ready = false
+		if cerr := ctx.Err(); cerr == nil || !errors.Is(err, cerr) {
+			// Envs were received with errors: their results are lost.
+			e.ready = false
+		} // else nothing was received, and the envs in flight stay so
 		return fmt.Errorf("collector: step: %w", err)
 	}
 	// res is overwritten by the resets of store: keep the ids.
 	c.recvIDs = append(c.recvIDs[:0], res.IDs...)
 	ids := c.recvIDs
-	obs, err := rowsOf(e.obs, e.obsRows, ids)
+	obs, act, pdata, err := c.sent(ids)
 	if err == nil {
-		var act any
-		if act, err = rowsOf(c.acts, c.actRows, ids); err == nil {
-			pdata := e.reserved
-			if !c.polEmpty {
-				var p any
-				p, err = rowsOf(c.pols, c.polRows, ids)
-				pdata, _ = p.(*batch.Batch)
-			}
-			if err == nil {
-				err = e.store(ctx, ids, obs, act, pdata, res)
-			}
-		}
+		err = e.store(ctx, ids, obs, act, pdata, res)
 	}
 	if err != nil {
 		e.ready = false
@@ -159,6 +150,26 @@ func (c *AsyncCollector) step(ctx context.Context, req Request) error {
 		return e.render(ctx, ids, req.RenderPause)
 	}
 	return nil
+}
+
+// sent returns what the envs ids acted on: their observations, actions
+// and policy data, gathered in the order of ids.
+func (c *AsyncCollector) sent(ids []int) (obs, act any, pdata *batch.Batch, err error) {
+	e := c.e
+	if obs, err = rowsOf(e.obs, e.obsRows, ids); err != nil {
+		return nil, nil, nil, fmt.Errorf("collector: %w", err)
+	}
+	if act, err = rowsOf(c.acts, c.actRows, ids); err != nil {
+		return nil, nil, nil, fmt.Errorf("collector: act: %w", err)
+	}
+	if c.pols == nil {
+		return obs, act, e.reserved, nil
+	}
+	p, err := rowsOf(c.pols, c.polRows, ids)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("collector: policy data: %w", err)
+	}
+	return obs, act, p.(*batch.Batch), nil
 }
 
 // send acts for the idle envs, keeps each env's action and policy data
@@ -201,13 +212,16 @@ func (c *AsyncCollector) keep(ids []int, a action) error {
 	if err := moveRows(c.acts.full, rowIDs(ids), a.stored, nil, k); err != nil {
 		return fmt.Errorf("collector: policy: act: %w", err)
 	}
-	empty := a.pdata.NumKeys() == 0
-	changed := empty != c.polEmpty || !empty && (c.pols == nil || !sameStructure(c.pols.full.(*batch.Batch), a.pdata))
-	if changed && c.e.venv.Running() > 0 {
-		// The envs in flight keep their policy data in the table.
-		return errors.New("collector: the policy data changed structure while envs are in flight (a Random Collect right after a policy's, or the reverse)")
+	// Policy data: envs sent without any (random actions) get zeros, as
+	// Tianshou pads missing keys; data of a new structure gets a new table
+	// (the envs in flight then store zeros too).
+	if a.pdata.NumKeys() == 0 {
+		if c.pols != nil {
+			zeroRows(c.pols.full, ids)
+		}
+		return nil
 	}
-	if changed && !empty {
+	if c.pols == nil || !sameStructure(c.pols.full.(*batch.Batch), a.pdata) {
 		if c.pols, err = tableLike(a.pdata, n); err != nil {
 			return fmt.Errorf("collector: policy data: %w", err)
 		}
@@ -215,11 +229,8 @@ func (c *AsyncCollector) keep(ids []int, a action) error {
 			return fmt.Errorf("collector: policy data: %w", err)
 		}
 	}
-	c.polEmpty = empty
-	if !empty {
-		if err := moveRows(c.pols.full, rowIDs(ids), a.pdata, nil, k); err != nil {
-			return fmt.Errorf("collector: policy data: %w", err)
-		}
+	if err := moveRows(c.pols.full, rowIDs(ids), a.pdata, nil, k); err != nil {
+		return fmt.Errorf("collector: policy data: %w", err)
 	}
 	return nil
 }

@@ -221,7 +221,7 @@ func TestCollectHooks(t *testing.T) {
 // counts episodes, so an unseeded reset moves it to episode 1); Reset with
 // seeds restarts the fakes' episode count.
 func TestCollectReset(t *testing.T) {
-	pol := &fixedPolicy{obsSeen: [][]float32{}}
+	pol := &fixedPolicy{Record: true}
 	c, _ := newCollector(t, fakeVec(t, envtest.Config{}, []int{5}), pol, 10)
 	for _, req := range []collector.Request{{NStep: 2}, {NStep: 1}, {NStep: 1, ResetBeforeCollect: true}} {
 		if _, err := c.Collect(bg, req); err != nil {
@@ -257,7 +257,7 @@ func TestCollectReset(t *testing.T) {
 // count. By hand, for envs of 2 and 3 steps: states given [nil, (1,1),
 // (0,2)] (env 0's zeroed after its episode), returned (1,1), (2,2), (1,3).
 func TestCollectHiddenState(t *testing.T) {
-	pol := &fixedPolicy{State: true}
+	pol := &fixedPolicy{State: true, Record: true}
 	c, buf := newCollector(t, fakeVec(t, envtest.Config{}, []int{2}, []int{3}), pol, 10)
 	if _, err := c.Collect(bg, collector.Request{NStep: 6}); err != nil {
 		t.Fatal(err)
@@ -294,7 +294,7 @@ func TestCollectHiddenState(t *testing.T) {
 // TestCollectExplore: Config.Explore reaches the policy.
 func TestCollectExplore(t *testing.T) {
 	for _, explore := range []bool{false, true} {
-		pol := &fixedPolicy{obsSeen: [][]float32{}}
+		pol := &fixedPolicy{Record: true}
 		c, err := collector.New(collector.Config{Env: fakeVec(t, envtest.Config{}, []int{2}), Policy: pol, Explore: explore})
 		if err != nil {
 			t.Fatal(err)
@@ -527,7 +527,7 @@ func TestCollectEnvErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer v.Close()
-			pol := &fixedPolicy{obsSeen: [][]float32{}}
+			pol := &fixedPolicy{Record: true}
 			c, buf := newCollector(t, v, pol, 10)
 			s, err := c.Collect(bg, collector.Request{NStep: 10})
 			if err == nil || !strings.Contains(err.Error(), "env 1") {

@@ -49,10 +49,12 @@ func vecBuf(tb testing.TB, n, size int) *buffer.Vector {
 // allocation-free policy the collector's steady state is measured with. It
 // records what it was given.
 type fixedPolicy struct {
-	Action   int64
+	Action int64
+	// Record makes the policy record what it is given.
+	Record   bool
 	calls    int
-	explore  []bool      // recorded with obsSeen
-	obsSeen  [][]float32 // a copy of every obs batch, when not nil
+	explore  []bool
+	obsSeen  [][]float32 // a copy of every obs array
 	statesIn []any
 	// State, when set, makes the policy return a hidden state [k, 1]
 	// float32 holding the previous state + 1 (0 for a nil state), and
@@ -62,14 +64,14 @@ type fixedPolicy struct {
 
 func (p *fixedPolicy) Act(dst, obs *batch.Batch, state any, explore bool) error {
 	p.calls++
-	if p.obsSeen != nil {
+	if p.Record {
 		p.explore = append(p.explore, explore)
 	}
 	k, err := obs.Len()
 	if err != nil {
 		return err
 	}
-	if o, err := obs.Array("obs"); err == nil && p.obsSeen != nil {
+	if o, err := obs.Array("obs"); err == nil && p.Record {
 		p.obsSeen = append(p.obsSeen, nd.ToSlice[float32](o))
 	}
 	act := arrayIn(dst, "act", nd.Int64, k)
@@ -79,7 +81,9 @@ func (p *fixedPolicy) Act(dst, obs *batch.Batch, state any, explore bool) error 
 	if !p.State {
 		return nil
 	}
-	p.statesIn = append(p.statesIn, cloneState(state))
+	if p.Record {
+		p.statesIn = append(p.statesIn, cloneState(state))
+	}
 	st := arrayIn(dst, "state", nd.Float32, k, 1)
 	for i := range nd.Data[float32](st) {
 		v := float32(0)
