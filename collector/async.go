@@ -28,15 +28,15 @@ import (
 //
 // An AsyncCollector is not safe for concurrent use.
 type AsyncCollector struct {
-	e        *engine
-	waitNum  int
-	timeout  time.Duration
-	idle     []int  // envs with an observation and no action in flight, in the order they finished
-	recvIDs  []int  // the ids of the last Recv, copied
-	acts     *table // the action each env was sent, by env id
-	actRows  *table // actions gathered for a Recv
-	pols     *table // the policy data of each env's action, by env id; nil until there is some
-	polRows  *table
+	e       *engine
+	waitNum int
+	timeout time.Duration
+	idle    []int  // envs with an observation and no action in flight, in the order they finished
+	recvIDs []int  // the ids of the last Recv, copied
+	acts    *table // the action each env was sent, by env id
+	actRows *table // actions gathered for a Recv
+	pols    *table // the policy data of each env's action, by env id; nil until there is some
+	polRows *table
 }
 
 // NewAsync returns an AsyncCollector for cfg. It returns an error wrapping
