@@ -298,44 +298,63 @@ func decodeMeta(d *decoder) *fileMeta {
 	if nsub == 0 {
 		d.fail("no sub-buffer")
 	}
-	off := 0
 	for range nsub {
 		if d.err != nil {
 			return m
 		}
-		s := sub{off: off, size: d.int(maxSize, "sub-buffer size")}
+		s := sub{size: d.int(maxSize, "sub-buffer size")}
 		s.n, s.next, s.last = d.int(maxSize, "length"), d.int(maxSize, "position"), d.int(2*maxSize, "last index")
 		s.epRet, s.epLen, s.epStart = d.f64(), d.int(math.MaxInt64, "episode length"), d.int(maxSize, "episode start")
-		if d.err == nil && (s.size == 0 || s.n > s.size || s.next >= s.size || s.n < s.size && s.next != s.n ||
-			s.last < s.off || s.last >= s.off+s.size || s.epStart >= s.size || math.IsNaN(s.epRet)) {
-			d.fail(fmt.Sprintf("inconsistent ring state of sub-buffer %d", len(m.subs)))
-		}
-		if off += s.size; off > maxSize {
-			d.fail("capacity too large")
-		}
 		m.subs = append(m.subs, s)
-		m.sizes = append(m.sizes, s.size)
 	}
 	switch m.kind {
 	case kindPrioritized, kindPrioritizedVector:
 		m.prio = &PriorityConfig{Alpha: d.f64(), Beta: d.f64(), WeightNorm: d.flag()}
 		m.max = d.f64()
-		if d.err == nil && (m.prio.Validate() != nil || m.prio.Alpha == 0 || !(m.max >= 1) || math.IsInf(m.max, 0)) {
-			d.fail("invalid priority settings")
-		}
 	case kindHER, kindHERVector:
 		m.her = &HERConfig{Horizon: d.int(maxSize, "horizon"), FutureK: d.f64()}
-		if d.err == nil && m.her.Validate() != nil {
-			d.fail("invalid hindsight settings")
-		}
 	}
 	if d.err == nil {
-		single := m.kind == kindReplay || m.kind == kindPrioritized || m.kind == kindHER
-		if single && (nsub != 1 || m.sizes[0] != m.cfg.Size) || m.kind == kindCached && nsub < 2 || m.cfg.Validate() != nil {
-			d.fail("configuration does not match the sub-buffers")
+		if err := m.check(); err != nil {
+			d.fail(err.Error())
 		}
 	}
 	return m
+}
+
+// check validates the decoded settings and ring states, so that no
+// operation on the loaded buffer can index out of range, and sets the
+// sub-buffer offsets and sizes.
+func (m *fileMeta) check() error {
+	if len(m.subs) == 0 {
+		return fmt.Errorf("no sub-buffer")
+	}
+	off := 0
+	m.sizes = m.sizes[:0]
+	for i := range m.subs {
+		s := &m.subs[i]
+		s.off = off
+		if s.size <= 0 || s.size > maxSize || s.n < 0 || s.n > s.size || s.next < 0 || s.next >= s.size ||
+			s.n < s.size && s.next != s.n || s.last < s.off || s.last >= s.off+s.size ||
+			s.epStart < 0 || s.epStart >= s.size || s.epLen < 0 || math.IsNaN(s.epRet) {
+			return fmt.Errorf("inconsistent ring state of sub-buffer %d", i)
+		}
+		if off += s.size; off > maxSize {
+			return fmt.Errorf("capacity too large")
+		}
+		m.sizes = append(m.sizes, s.size)
+	}
+	if m.prio != nil && (m.prio.Validate() != nil || m.prio.Alpha == 0 || !(m.max >= 1) || math.IsInf(m.max, 0)) {
+		return fmt.Errorf("invalid priority settings")
+	}
+	if m.her != nil && m.her.Validate() != nil {
+		return fmt.Errorf("invalid hindsight settings")
+	}
+	single := m.kind == kindReplay || m.kind == kindPrioritized || m.kind == kindHER
+	if single && (len(m.subs) != 1 || m.sizes[0] != m.cfg.Size) || m.kind == kindCached && len(m.subs) < 2 || m.cfg.Validate() != nil {
+		return fmt.Errorf("configuration does not match the sub-buffers")
+	}
+	return nil
 }
 
 // build makes the empty buffer the meta section describes.
