@@ -140,3 +140,74 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
 }
+
+// BenchmarkConv2d measures the Nature CNN's three convolutions at batch 32,
+// forward alone (acting) and forward plus backward (training; the first
+// layer's input needs no gradient, as for observations).
+func BenchmarkConv2d(b *testing.B) {
+	b.Logf("BLAS: %s", tensor.BLASName())
+	for _, c := range []struct {
+		name          string
+		in, out, k, s int
+		hw            int
+		inputGrad     bool
+	}{
+		{"conv1-4x84x84-32k8s4", 4, 32, 8, 4, 84, false},
+		{"conv2-32x20x20-64k4s2", 32, 64, 4, 2, 20, true},
+		{"conv3-64x9x9-64k3s1", 64, 64, 3, 1, 9, true},
+	} {
+		rng := rand.New(rand.NewPCG(1, 1))
+		cv := newConv(rng, c.in, c.out, c.k, c.s)
+		x := randInput(rng, 32, c.in, c.hw, c.hw)
+		x.SetRequiresGrad(c.inputGrad)
+		b.Run(blasTag()+"/"+c.name+"/forward", func(b *testing.B) {
+			var tp tensor.Tape
+			tp.SetGradEnabled(false)
+			measure(b, func() {
+				tp.Reset()
+				sinkT = tp.Conv2d(x, cv.w, cv.b, c.s, 0)
+			})
+		})
+		b.Run(blasTag()+"/"+c.name+"/backward", func(b *testing.B) {
+			var tp tensor.Tape
+			measure(b, func() {
+				tp.Reset()
+				tp.Backward(tp.Sum(tp.Conv2d(x, cv.w, cv.b, c.s, 0)))
+			})
+		})
+	}
+}
+
+// BenchmarkElementwise measures single operations, forward and backward, on a
+// hidden layer's activations (64×128, the MLP benchmark's batch) and, for
+// the broadcasting path, a bias row.
+func BenchmarkElementwise(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	x := randInput(rng, 64, 128).SetRequiresGrad(true)
+	row := randInput(rng, 128).SetRequiresGrad(true)
+	idx := make([]int, 64)
+	for i := range idx {
+		idx[i] = rng.IntN(128)
+	}
+	ops := []struct {
+		name string
+		f    func(tp *tensor.Tape) *tensor.Tensor
+	}{
+		{"ReLU", func(tp *tensor.Tape) *tensor.Tensor { return tp.ReLU(x) }},
+		{"Tanh", func(tp *tensor.Tape) *tensor.Tensor { return tp.Tanh(x) }},
+		{"Mul", func(tp *tensor.Tape) *tensor.Tensor { return tp.Mul(x, x) }},
+		{"AddRow", func(tp *tensor.Tape) *tensor.Tensor { return tp.Add(x, row) }},
+		{"LogSoftmax", func(tp *tensor.Tape) *tensor.Tensor { return tp.LogSoftmax(x, -1) }},
+		{"Gather", func(tp *tensor.Tape) *tensor.Tensor { return tp.Gather(x, 1, idx) }},
+		{"SumAxis0", func(tp *tensor.Tape) *tensor.Tensor { return tp.SumAxis(x, 0, false) }},
+	}
+	for _, op := range ops {
+		b.Run(op.name, func(b *testing.B) {
+			var tp tensor.Tape
+			measure(b, func() {
+				tp.Reset()
+				tp.Backward(tp.Sum(op.f(&tp)))
+			})
+		})
+	}
+}

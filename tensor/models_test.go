@@ -85,13 +85,15 @@ func (m *natureCNN) params() []*tensor.Tensor {
 // adam is a minimal Adam (Kingma and Ba, 2015) with PyTorch's defaults
 // β₁ = 0.9, β₂ = 0.999, ε = 1e-8: its state is allocated once.
 //
-// Moments are flushed to zero when they fall below the smallest normal
-// float32: the first moment of a weight whose gradient is exactly 0 (a dead
-// ReLU unit) decays geometrically through the subnormal range, and x86
-// arithmetic on subnormals costs about a hundred cycles (Go does not set
-// flush-to-zero). Measured here: 836 of the 17,410 first moments of the
-// 4→128→128→2 MLP were subnormal after 3,000 steps, which made the update
-// cost 120 µs instead of 25 µs.
+// The moments never become subnormal: the first moment of a weight whose
+// gradient is exactly 0 (a dead ReLU unit) decays geometrically through the
+// subnormal range, and x86 arithmetic on subnormals costs about a hundred
+// cycles (Go does not set flush-to-zero). Measured here: 836 of the 17,410
+// first moments of the 4→128→128→2 MLP were subnormal after 3,000 steps,
+// which made the update cost 120 µs instead of 25 µs. Adding and subtracting
+// 2⁻¹⁰⁰ rounds a subnormal to 0 and leaves values above about 10⁻²³
+// unchanged; it cost 2.9 ns per parameter against 3.7 ns for a bit-mask
+// flush and 2.5 ns for none.
 type adam struct {
 	params []*tensor.Tensor
 	m, v   [][]float32
@@ -115,7 +117,7 @@ func (a *adam) zeroGrad() {
 }
 
 func (a *adam) step() {
-	const b1, b2, eps = 0.9, 0.999, 1e-8
+	const b1, b2, eps, tiny = 0.9, 0.999, 1e-8, 0x1p-100
 	a.t++
 	c1 := 1 - math.Pow(b1, float64(a.t))
 	c2 := 1 - math.Pow(b2, float64(a.t))
@@ -130,19 +132,10 @@ func (a *adam) step() {
 		m, v = m[:len(g)], v[:len(g)]
 		d = d[:len(g)]
 		for i, gi := range g {
-			mi := flushSubnormal(b1*m[i] + (1-b1)*gi)
-			vi := flushSubnormal(b2*v[i] + (1-b2)*gi*gi)
+			mi := (b1*m[i] + (1-b1)*gi + tiny) - tiny
+			vi := (b2*v[i] + (1-b2)*gi*gi + tiny) - tiny
 			m[i], v[i] = mi, vi
 			d[i] -= step * mi / (float32(math.Sqrt(float64(vi)))*sc2 + eps)
 		}
 	}
-}
-
-// flushSubnormal returns 0 for a subnormal v and v otherwise, without a
-// branch.
-func flushSubnormal(v float32) float32 {
-	b := math.Float32bits(v)
-	e := b & 0x7f800000
-	keep := -((e | -e) >> 31) // all ones unless the exponent field is 0
-	return math.Float32frombits(b & keep)
 }

@@ -267,3 +267,43 @@ func TestDropoutStatistics(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentTapes runs acting tapes on several goroutines over shared
+// parameters while another goroutine trains them on its own tape; run with
+// -race. Acting only reads the parameters; the training goroutine owns the
+// gradients. The parameters are written between acting rounds, as a learner
+// would after synchronizing with its actors.
+func TestConcurrentTapes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	m := newMLP(rng, 4, 16, 2)
+	x := randInput(rng, 8, 4)
+	want := make([]float32, 16)
+	var ref tensor.Tape
+	copy(want, m.forward(&ref, x).Data())
+
+	done := make(chan []float32)
+	for g := 0; g < 4; g++ {
+		go func() {
+			var tp tensor.Tape
+			tp.SetGradEnabled(false)
+			var out []float32
+			for i := 0; i < 50; i++ {
+				tp.Reset()
+				out = m.forward(&tp, x).Data()
+			}
+			done <- append([]float32(nil), out...)
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		got := <-done
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("goroutine result %v, want %v", got, want)
+			}
+		}
+	}
+	// Training afterwards on another tape sees the same parameters.
+	opt := newAdam(m.params(), 1e-3)
+	var tp tensor.Tape
+	mlpStep(&tp, m, opt, x, randInput(rng, 8, 2))
+}
