@@ -663,6 +663,14 @@ func TestNewErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	prio3, err := buffer.NewPrioritizedVector(buffer.Config{Size: 30}, 3, buffer.DefaultPriorityConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prio2, err := buffer.NewPrioritizedVector(buffer.Config{Size: 30}, 2, buffer.DefaultPriorityConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
 	dictAct := newScriptEnv(3)
 	dictAct.Act, _ = env.NewDict(env.DictEntry{Key: "a", Space: mustDiscrete(2)})
 	for _, tc := range []struct {
@@ -676,6 +684,8 @@ func TestNewErrors(t *testing.T) {
 		{"Replay for one env", collector.Config{Env: one, Buffer: replay}, true},
 		{"more sub-buffers than envs", collector.Config{Env: one, Buffer: vecBuf(t, 3, 5)}, true},
 		{"Cached with a cache per env", collector.Config{Env: three, Buffer: cached}, true},
+		{"PrioritizedVector for three envs", collector.Config{Env: three, Buffer: prio3}, true},
+		{"PrioritizedVector of two for three envs", collector.Config{Env: three, Buffer: prio2}, false},
 		{"mapper with a Dict action space", collector.Config{Env: scriptVec(t, dictAct), Policy: mapPolicy{}}, false},
 	} {
 		_, err := collector.New(tc.cfg)
