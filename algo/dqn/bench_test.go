@@ -1,0 +1,89 @@
+package dqn_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/dqn"
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/tensor"
+)
+
+// measure runs body b.N times after a warm-up call, reporting allocations
+// and the CPU time per operation besides the wall-clock time.
+func measure(b *testing.B, body func()) {
+	body()
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	for i := 0; i < b.N; i++ {
+		body()
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+func blasTag() string {
+	name, _, _ := strings.Cut(tensor.BLASName(), " ")
+	return "blas=" + name
+}
+
+// BenchmarkUpdate measures one update cycle with the settings of
+// Tianshou's CartPole test: sample 64 from a vector buffer of 20,000 over 10
+// envs, 3-step returns with double-Q targets (online and target networks on
+// obs_next), an Adam step of the MLP 4→128→128→128→128→2, and the
+// target-copy counter.
+func BenchmarkUpdate(b *testing.B) {
+	b.Logf("BLAS: %s", tensor.BLASName())
+	b.Run(blasTag(), func(b *testing.B) {
+		buf, err := buffer.NewVector(buffer.Config{Size: 20_000}, 10)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fill(b, buf, 1000, rand.New(rand.NewPCG(1, 2)))
+		d, err := dqn.New(dqn.DefaultConfig(), box(b, 4), discrete(b, 2), rand.New(rand.NewPCG(3, 4)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var l algo.Learner
+		rng := rand.New(rand.NewPCG(5, 6))
+		measure(b, func() {
+			if _, err := l.Step(d, buf, 64, rng); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// BenchmarkAct measures acting for 10 envs (the training collector of the
+// CartPole test) and 100 (its test collector) with the same network.
+func BenchmarkAct(b *testing.B) {
+	for _, k := range []int{10, 100} {
+		b.Run(blasTag()+"/envs="+itoa(k), func(b *testing.B) {
+			d, err := dqn.New(dqn.DefaultConfig(), box(b, 4), discrete(b, 2), rand.New(rand.NewPCG(3, 4)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := d.Policy()
+			p.SetTrainingStep(true)
+			obs := batch.MustNew("obs", nd.Zeros(nd.Float32, k, 4))
+			var out batch.Batch
+			measure(b, func() {
+				if err := p.Act(&out, obs, nil, true); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
+func itoa(i int) string {
+	s := ""
+	for ; i > 0; i /= 10 {
+		s = string(rune('0'+i%10)) + s
+	}
+	return s
+}

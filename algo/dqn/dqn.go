@@ -1,0 +1,515 @@
+package dqn
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/nn"
+	"github.com/gorl/gorl/optim"
+	"github.com/gorl/gorl/policy"
+	"github.com/gorl/gorl/tensor"
+)
+
+// DQN is deep Q-learning (Mnih et al., 2015) with its common extensions:
+// n-step returns, a target network (hard or soft updates), double Q-learning,
+// dueling networks, Huber or MSE loss, prioritized replay and an ε-greedy
+// schedule. It is an algo.OffPolicy algorithm; its policy is a *policy.Q.
+//
+// A DQN is driven by one goroutine at a time.
+type DQN struct {
+	cfg    Config
+	net    policy.Network
+	target policy.Network // nil without target network
+	netPs  nn.Params
+	tgtPs  nn.Params
+	opt    *optim.Adam
+	pol    *policy.Q
+	src    *rand.PCG // the policy's random source
+	space  *env.Discrete
+	nAct   int
+
+	counters counters
+
+	// Scratch reused by every step.
+	tp        tensor.Tape // the update, with gradients
+	ntp       tensor.Tape // targets, without
+	caller    nn.Caller   // online network on the batch
+	nextCall  nn.Caller   // online network on obs_next
+	tgtCall   nn.Caller   // target network on obs_next
+	nstep     algo.NStep
+	next      batch.Batch  // transitions at the windows' last steps
+	nextIn    *batch.Batch // {"obs": their obs_next}
+	nextAct   []int
+	tq        []float32 // target values Q′ of the windows
+	ret       []float32 // n-step returns
+	retArr    *nd.Array // ret as an array, stored as "returns"
+	retT, wT  *tensor.Tensor
+	actIdx    []int
+	td        []float64 // TD errors of the last update, for priorities
+	stats     map[string]float64
+	betaStart float64 // β of the prioritized buffer when annealing began
+	betaSet   bool
+}
+
+// counters are the parts of the state that are not tensors.
+type counters struct {
+	Updates  int64   `json:"updates"`   // gradient steps taken
+	EnvSteps int64   `json:"env_steps"` // last value given to Schedule
+	EpsTrain float64 `json:"eps_train"` // current ε of the policy
+	EpsTest  float64 `json:"eps_test"`
+	Beta     float64 `json:"beta_start"`
+	BetaSet  bool    `json:"beta_set"`
+}
+
+// New returns a DQN for an env with the given spaces, with its Q network
+// built from cfg: an MLP (Hidden, optionally Dueling) for a Box observation
+// space of one axis, or the Nature CNN (cfg.CNN) for [channels, 84, 84]. The
+// networks' initial weights and the seed of the policy's random source are
+// drawn from rng.
+//
+// New returns an error wrapping ErrConfig for an invalid cfg, an action space
+// that is not Discrete, or an observation space the networks cannot take.
+func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*DQN, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	d, ok := act.(*env.Discrete)
+	if !ok {
+		return nil, fmt.Errorf("%w: DQN needs a Discrete action space, not %v", ErrConfig, act)
+	}
+	net, err := buildNet(cfg, obs, int(d.N()), rng)
+	if err != nil {
+		return nil, err
+	}
+	var target policy.Network
+	if cfg.target() {
+		if target, err = buildNet(cfg, obs, int(d.N()), rng); err != nil {
+			return nil, err
+		}
+	}
+	return NewWithNetworks(cfg, net, target, act, rng)
+}
+
+// NewWithNetworks returns a DQN learning with net, a Q network whose output
+// for k observations is [k, n] for the n actions of act, and target, a
+// network of the same structure (built with the same constructor) that
+// becomes the target network; target must be nil when cfg keeps no target
+// network. target starts as a copy of net. cfg's network fields (Hidden,
+// Dueling, CNN) are ignored. The seed of the policy's random source is drawn
+// from rng.
+//
+// It returns an error wrapping ErrConfig for an invalid cfg, an action space
+// that is not Discrete, a missing or unexpected target, or a target whose
+// parameters do not match net's.
+func NewWithNetworks(cfg Config, net, target policy.Network, act env.Space, rng *rand.Rand) (*DQN, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.HuberDelta == 0 {
+		cfg.HuberDelta = 1
+	}
+	space, ok := act.(*env.Discrete)
+	if !ok {
+		return nil, fmt.Errorf("%w: DQN needs a Discrete action space, not %v", ErrConfig, act)
+	}
+	if (target != nil) != cfg.target() {
+		return nil, fmt.Errorf("%w: target network given: %v, configured: %v", ErrConfig, target != nil, cfg.target())
+	}
+	cfg.Hidden = slices.Clone(cfg.Hidden)
+	d := &DQN{
+		cfg: cfg, net: net, target: target, netPs: net.Params(), space: space, nAct: int(space.N()),
+		src:    rand.NewPCG(rng.Uint64(), rng.Uint64()),
+		nextIn: &batch.Batch{},
+		stats:  map[string]float64{"loss": 0},
+	}
+	if target != nil {
+		d.tgtPs = target.Params()
+		if err := nn.Copy(d.tgtPs, d.netPs); err != nil {
+			return nil, fmt.Errorf("%w: target network: %w", ErrConfig, err)
+		}
+	}
+	var err error
+	if d.opt, err = optim.NewAdam(d.netPs, cfg.Optim); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if d.pol, err = policy.NewQ(net, space, rand.New(d.src)); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	d.counters.EpsTrain, d.counters.EpsTest = cfg.EpsTrain, cfg.EpsTest
+	if err := d.pol.SetEps(cfg.EpsTrain, cfg.EpsTest); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	d.ntp.SetGradEnabled(false)
+	return d, nil
+}
+
+// Config returns the configuration.
+func (d *DQN) Config() Config { return d.cfg }
+
+// Policy returns the ε-greedy Q policy (a *policy.Q) acting with the online
+// network.
+func (d *DQN) Policy() policy.Policy { return d.pol }
+
+// Network returns the online Q network and Target the target network (nil
+// without one).
+func (d *DQN) Network() policy.Network { return d.net }
+
+// Target returns the target network, or nil.
+func (d *DQN) Target() policy.Network { return d.target }
+
+// Updates returns the number of gradient steps taken.
+func (d *DQN) Updates() int64 { return d.counters.Updates }
+
+// Schedule sets the training ε for envSteps env steps of training: EpsTrain
+// annealed linearly to EpsTrainFinal over EpsDecaySteps. It also records
+// envSteps for the β schedule of a prioritized buffer (applied in
+// Postprocess). It implements algo.Scheduled.
+func (d *DQN) Schedule(envSteps int64) {
+	d.counters.EnvSteps = envSteps
+	if d.cfg.EpsDecaySteps > 0 {
+		eps := linear(d.cfg.EpsTrain, d.cfg.EpsTrainFinal, envSteps, d.cfg.EpsDecaySteps)
+		d.counters.EpsTrain = eps
+		d.pol.SetEps(eps, d.counters.EpsTest) // in [0, 1]: both ends are
+	}
+}
+
+// linear goes from a at step 0 to b at step n and stays at b.
+func linear(a, b float64, step, n int64) float64 {
+	f := math.Min(1, math.Max(0, float64(step)/float64(n)))
+	return a + (b-a)*f
+}
+
+// Preprocess computes the n-step returns of the sampled transitions
+// (algo.NStep), with target values from the target network (the online
+// network without one; with Double, of the action the online network
+// chooses), and stores them in b under "returns" (float32 [B]).
+//
+// It returns an error if the networks cannot take the stored observations or
+// if b holds no obs_next for the windows' last steps.
+func (d *DQN) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
+	n := len(indices)
+	last := d.nstep.Windows(buf, indices, d.cfg.Gamma, d.cfg.NStep)
+	src := b
+	if !slices.Equal(last, indices) {
+		if err := buf.TakeTo(&d.next, last); err != nil {
+			return fmt.Errorf("dqn: next observations: %w", err)
+		}
+		src = &d.next
+	}
+	obsNext, ok := src.Get("obs_next")
+	if !ok {
+		return fmt.Errorf("dqn: the sampled batch has no obs_next")
+	}
+	if err := d.nextIn.Set("obs", obsNext); err != nil {
+		return fmt.Errorf("dqn: obs_next: %w", err)
+	}
+	d.tq = grow(d.tq, n)
+	if err := d.targets(d.tq, n); err != nil {
+		return err
+	}
+	if len(d.ret) != n || d.retArr == nil {
+		d.ret = make([]float32, n)
+		d.retArr, _ = nd.FromSlice(d.ret) // a slice of float32 always converts
+	}
+	d.nstep.ReturnsTo(d.ret, d.tq)
+	return b.Set("returns", d.retArr)
+}
+
+// targets stores in tq the target values of the n observations in d.nextIn.
+func (d *DQN) targets(tq []float32, n int) error {
+	d.ntp.Reset()
+	var online, values *tensor.Tensor
+	var err error
+	if d.target == nil || d.cfg.Double {
+		if online, err = d.nextCall.Call(&d.ntp, d.net, d.nextIn); err != nil {
+			return fmt.Errorf("dqn: Q network on obs_next: %w", err)
+		}
+		if err := d.checkQ(online, n); err != nil {
+			return err
+		}
+	}
+	values = online
+	if d.target != nil {
+		if values, err = d.tgtCall.Call(&d.ntp, d.target, d.nextIn); err != nil {
+			return fmt.Errorf("dqn: target network on obs_next: %w", err)
+		}
+		if err := d.checkQ(values, n); err != nil {
+			return err
+		}
+	}
+	v := values.Data()
+	if d.target != nil && d.cfg.Double {
+		d.nextAct = tensor.ArgMaxTo(grow(d.nextAct, n), online, 1)
+		for k, a := range d.nextAct {
+			tq[k] = v[k*d.nAct+a]
+		}
+		return nil
+	}
+	for k := range tq {
+		row := v[k*d.nAct : (k+1)*d.nAct]
+		m := row[0]
+		for _, x := range row[1:] {
+			if x > m {
+				m = x
+			}
+		}
+		tq[k] = m
+	}
+	return nil
+}
+
+func (d *DQN) checkQ(q *tensor.Tensor, n int) error {
+	if q.NDim() != 2 || q.Dim(0) != n || q.Dim(1) != d.nAct {
+		return fmt.Errorf("%w: Q-values of shape %v for %d observations and %d actions", ErrConfig, q.Shape(), n, d.nAct)
+	}
+	return nil
+}
+
+// Update makes one gradient step on b, which holds obs, act and returns
+// (Preprocess) and, from a prioritized buffer, importance weights under
+// "weight": the loss is the mean over the batch of w·ℓ(G − Q(s, a)), ℓ the
+// squared error or the Huber function (w = 1 without weights). Then the
+// target network is updated (a copy every TargetUpdateFreq steps, or a
+// Polyak step with Tau). It returns {"loss": the loss}, a map owned by the
+// DQN.
+//
+// Update returns an error, changing nothing, if b lacks a key, an action
+// is outside the action space, or the networks cannot take the
+// observations.
+func (d *DQN) Update(b *batch.Batch) (map[string]float64, error) {
+	n, err := d.readBatch(b)
+	if err != nil {
+		return nil, err
+	}
+	tp := &d.tp
+	tp.Reset()
+	q, err := d.caller.Call(tp, d.net, b)
+	if err != nil {
+		return nil, fmt.Errorf("dqn: Q network: %w", err)
+	}
+	if err := d.checkQ(q, n); err != nil {
+		return nil, err
+	}
+	qa := tp.Gather(q, 1, d.actIdx)
+	var loss *tensor.Tensor
+	weighted := b.Has("weight")
+	switch {
+	case !weighted && d.cfg.Loss == MSE:
+		loss = tp.MSE(qa, d.retT)
+	case !weighted:
+		loss = tp.Huber(qa, d.retT, float32(d.cfg.HuberDelta))
+	default:
+		diff := tp.Sub(qa, d.retT)
+		var l *tensor.Tensor
+		if d.cfg.Loss == MSE {
+			l = tp.Mul(diff, diff)
+		} else {
+			// ½m² + δ(|d| − m) with m = min(|d|, δ): the Huber function
+			// elementwise.
+			delta := float32(d.cfg.HuberDelta)
+			a := tp.Abs(diff)
+			m := tp.Clamp(a, 0, delta)
+			l = tp.Add(tp.MulScalar(tp.Mul(m, m), 0.5), tp.MulScalar(tp.Sub(a, m), delta))
+		}
+		loss = tp.Mean(tp.Mul(d.wT, l))
+	}
+	d.opt.ZeroGrad()
+	tp.Backward(loss)
+	if d.cfg.MaxGradNorm > 0 {
+		optim.ClipGradNorm(d.netPs, d.cfg.MaxGradNorm)
+	}
+	d.opt.Step()
+	d.counters.Updates++
+	if d.target != nil {
+		if d.cfg.TargetUpdateFreq > 0 {
+			if d.counters.Updates%int64(d.cfg.TargetUpdateFreq) == 0 {
+				nn.Copy(d.tgtPs, d.netPs) // same structure, checked in New
+			}
+		} else {
+			nn.SoftUpdate(d.tgtPs, d.netPs, float32(d.cfg.Tau)) // τ validated
+		}
+	}
+	ret, qv := d.retT.Data(), qa.Data()
+	for i := range d.td {
+		d.td[i] = float64(ret[i] - qv[i])
+	}
+	d.stats["loss"] = float64(loss.Item())
+	return d.stats, nil
+}
+
+// readBatch checks b's act, returns and weight, and copies them into the
+// update's scratch: action indices, the returns and weights as tensors.
+func (d *DQN) readBatch(b *batch.Batch) (int, error) {
+	act, err := b.Array("act")
+	if err != nil {
+		return 0, fmt.Errorf("dqn: %w", err)
+	}
+	ret, err := b.Array("returns")
+	if err != nil {
+		return 0, fmt.Errorf("dqn: %w (run Preprocess first)", err)
+	}
+	if act.Ndim() != 1 || ret.Ndim() != 1 || ret.Dim(0) != act.Dim(0) {
+		return 0, fmt.Errorf("dqn: act of shape %v and returns of shape %v; want [B] each", act.Shape(), ret.Shape())
+	}
+	n := act.Dim(0)
+	if d.retT == nil || d.retT.Len() != n {
+		d.retT, d.wT = tensor.New(n), tensor.New(n)
+		d.actIdx = make([]int, n)
+		d.td = make([]float64, n)
+	}
+	start := d.space.Start()
+	switch act.DType() {
+	case nd.Int64:
+		for i, a := range nd.Data[int64](contiguous(act)) {
+			if a-start < 0 || a-start >= int64(d.nAct) {
+				return 0, fmt.Errorf("dqn: action %d outside %v", a, d.space)
+			}
+			d.actIdx[i] = int(a - start)
+		}
+	default:
+		for i := range n {
+			a, ok := toInt(act.At(i))
+			if !ok || a-start < 0 || a-start >= int64(d.nAct) {
+				return 0, fmt.Errorf("dqn: action %v outside %v", act.At(i), d.space)
+			}
+			d.actIdx[i] = int(a - start)
+		}
+	}
+	if err := copyFloats(d.retT.Data(), ret); err != nil {
+		return 0, fmt.Errorf("dqn: returns: %w", err)
+	}
+	if w, ok := b.Get("weight"); ok {
+		wa, ok := w.(*nd.Array)
+		if !ok || wa.Ndim() != 1 || wa.Dim(0) != n {
+			return 0, fmt.Errorf("dqn: weight is %v; want an array [%d]", w, n)
+		}
+		if err := copyFloats(d.wT.Data(), wa); err != nil {
+			return 0, fmt.Errorf("dqn: weight: %w", err)
+		}
+	}
+	return n, nil
+}
+
+// contiguous returns a, or a contiguous copy.
+func contiguous(a *nd.Array) *nd.Array {
+	if a.IsContiguous() {
+		return a
+	}
+	return a.Copy()
+}
+
+// copyFloats copies a float32 or float64 array of len(dst) elements into
+// dst.
+func copyFloats(dst []float32, a *nd.Array) error {
+	a = contiguous(a)
+	switch a.DType() {
+	case nd.Float32:
+		copy(dst, nd.Data[float32](a))
+	case nd.Float64:
+		for i, v := range nd.Data[float64](a) {
+			dst[i] = float32(v)
+		}
+	default:
+		return fmt.Errorf("dtype %v; want float32 or float64", a.DType())
+	}
+	return nil
+}
+
+// toInt returns the integer value of an integer element.
+func toInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case uint8:
+		return int64(x), true
+	case uint16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	}
+	return 0, false
+}
+
+// Postprocess gives a prioritized buffer (buffer.Prioritizer) the new
+// priorities of the transitions at indices, their absolute TD errors from the
+// last Update, and moves its β along the schedule (BetaFinal,
+// BetaAnnealSteps). Other buffers are left alone.
+func (d *DQN) Postprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
+	p, ok := buf.(buffer.Prioritizer)
+	if !ok {
+		return nil
+	}
+	if len(indices) != len(d.td) {
+		return fmt.Errorf("dqn: %d indices for %d TD errors of the last update", len(indices), len(d.td))
+	}
+	if err := p.UpdateWeight(indices, d.td); err != nil {
+		return fmt.Errorf("dqn: priorities: %w", err)
+	}
+	if d.cfg.BetaAnnealSteps > 0 {
+		if !d.counters.BetaSet {
+			d.counters.Beta, d.counters.BetaSet = betaOf(p), true
+		}
+		if err := p.SetBeta(linear(d.counters.Beta, d.cfg.BetaFinal, d.counters.EnvSteps, d.cfg.BetaAnnealSteps)); err != nil {
+			return fmt.Errorf("dqn: β: %w", err)
+		}
+	}
+	return nil
+}
+
+// betaOf returns the current β of a prioritized buffer that reports it.
+func betaOf(p buffer.Prioritizer) float64 {
+	if b, ok := p.(interface{ Beta() float64 }); ok {
+		return b.Beta()
+	}
+	return 0
+}
+
+// Save writes the DQN's state: the online and target networks, Adam's state,
+// the policy's random source, and the counters (gradient steps, env steps,
+// ε, β schedule), with algo.SaveParts.
+func (d *DQN) Save(w io.Writer) error { return algo.SaveParts(w, d.parts()...) }
+
+// Load restores a state written by Save into a DQN made with the same
+// configuration. It returns an error wrapping algo.ErrState for a state that
+// does not fit; the DQN may then be partly restored.
+func (d *DQN) Load(r io.Reader) error {
+	if err := algo.LoadParts(r, d.parts()...); err != nil {
+		return err
+	}
+	if err := d.pol.SetEps(d.counters.EpsTrain, d.counters.EpsTest); err != nil {
+		return fmt.Errorf("%w: %w", algo.ErrState, err)
+	}
+	return nil
+}
+
+func (d *DQN) parts() []algo.Part {
+	ps := []algo.Part{algo.ParamsPart("q", d.netPs)}
+	if d.target != nil {
+		ps = append(ps, algo.ParamsPart("target", d.tgtPs))
+	}
+	return append(ps,
+		algo.Part{Name: "optim", Save: d.opt.Save, Load: d.opt.Load},
+		algo.BinaryPart("rng", d.src),
+		algo.JSONPart("counters", &d.counters))
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
