@@ -1,0 +1,94 @@
+// Package trainer runs the training loops of gorl: Tianshou's
+// OffPolicyTrainer, OnPolicyTrainer and OfflineTrainer, with test episodes,
+// stop criteria, best-policy saving, statistics and checkpoints.
+//
+// # Overview
+//
+// A [Trainer] is built from an algorithm (package algo), a [Config] (the
+// numbers: epochs, steps per epoch, collection size, updates per step or
+// repeats per collection, batch size, test episodes, stop threshold) and a
+// [Setup] (the envs, the buffer, the seed, the logger, the checkpoint path,
+// hooks). New picks the loop from the algorithm, as Tianshou's
+// algorithm.create_trainer does:
+//
+//	alg, _ := dqn.New(dqn.DefaultConfig(), obsSpace, actSpace, rng)
+//	tr, _ := trainer.New(alg, trainer.DefaultConfig(), trainer.Setup{TrainEnvs: train, TestEnvs: test, Buffer: buf, Seed: 1})
+//	defer tr.Close()
+//	res, err := tr.Run(ctx)
+//
+// The loops:
+//
+//   - off-policy (an algo.OffPolicy with training envs): collect
+//     StepPerCollect steps (or EpisodePerCollect episodes) with exploration,
+//     then make round(UpdatePerStep × steps collected) updates of BatchSize
+//     transitions sampled from the buffer; PrefillSteps are collected first.
+//   - on-policy (an algo.OnPolicy): collect, then one update on the whole
+//     collection in RepeatPerCollect passes of minibatches of BatchSize, then
+//     reset the buffer.
+//   - offline (an algo.OffPolicy without training envs): StepPerEpoch updates
+//     per epoch sampled from a fixed buffer.
+//
+// Each epoch ends with TestEpisodes test episodes (one test also runs before
+// training). Training stops when the mean test return meets the stop
+// criterion (Config.RewardThreshold, or Setup.Stop), or after Epochs epochs.
+// With TestInTrain, a collection whose finished training episodes meet the
+// criterion on average triggers the test at once, and a passing test stops
+// training. Each test whose mean return beats all earlier ones calls
+// Setup.SaveBest. Statistics go to Setup.Logger under the scopes "train",
+// "update" and "test", at the number of training env steps.
+//
+// # Invariants
+//
+//   - The policy's training-step flag is on while collecting training data
+//     and off during test episodes. Training collectors explore; test
+//     collectors explore only with Config.TestExploration (the policy's
+//     test-time noise, such as DQN's εTest).
+//   - Algorithms implementing algo.Scheduled are told the number of training
+//     env steps before every collection and every update.
+//   - Train env i is seeded with Setup.Seed + i and test env i with Setup.Seed
+//   - len(TrainEnvs) + i when the run starts; the trainer's own random
+//     source (sampling, random actions) is seeded from Setup.Seed. A seed
+//     therefore reproduces a run, with a reproducible algorithm.
+//   - A checkpoint written at the end of an epoch holds the algorithm's state
+//     (networks, target networks, optimizers, counters, random sources), the
+//     buffer, the trainer's counters and random source, and the envs' states.
+//     Restore followed by Run continues as the uninterrupted run would, for
+//     envs that save their state (see Restore).
+//
+// # Aliasing
+//
+// The trainer owns the envs of its Setup from New on and closes them in
+// Close; it wraps each (to record episode statistics and what a checkpoint
+// needs) and runs them in a vector env. It keeps Setup.Buffer and writes into
+// it; Restore replaces it by the buffer loaded from the checkpoint
+// (Trainer.Buffer).
+//
+// # Decisions
+//
+//   - One New picks the loop from the algorithm's methods (an OnPolicy
+//     algorithm has UpdateRepeat; an OffPolicy one Update) and the setup (no
+//     training envs: offline), instead of three constructors: algorithms
+//     live above this package and cannot build their trainer themselves, and
+//     this is the Go form of Tianshou's algorithm.run_training(params).
+//   - Config holds only numbers (with JSON tags), Setup the live objects, so
+//     a run writes its Config next to its logs and a configuration file
+//     fills it.
+//   - Training returns come from a wrapper around each training env, which
+//     counts the return and length of every episode itself, rather than from
+//     the collector's statistics: the wrapper's running counts are saved in
+//     checkpoints with the env's state, so the episode in progress at an
+//     epoch's end keeps its whole return after a restore (the collector
+//     keeps its per-env state to itself). The same wrapper saves each env's
+//     last observation and, after a restore, gives it to the new collector's
+//     first reset instead of resetting the env, so the episode continues.
+//   - Gradient steps per collection are round(UpdatePerStep × steps), with
+//     Go's rounding of halves away from zero (Python's round rounds halves to
+//     even: 0.5 × 5 steps gives 3 updates here, 2 in Tianshou).
+//   - The on-policy trainer counts one gradient step per update of a whole
+//     collection (its passes and minibatches are the algorithm's business).
+//   - Training and update statistics are logged every LogInterval env steps
+//     (Tianshou logs at intervals too), test statistics after every test:
+//     each record is a write system call.
+//   - Checkpoints replace the previous one through a temporary file and a
+//     rename, so a crash while writing leaves the previous checkpoint intact.
+package trainer

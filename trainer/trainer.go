@@ -1,0 +1,639 @@
+package trainer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/collector"
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/env/vector"
+	"github.com/gorl/gorl/logger"
+	"github.com/gorl/gorl/policy"
+)
+
+// Setup holds what a training run works with besides its numbers: the
+// envs, the buffer, the seed, where statistics and checkpoints go, and
+// hooks. A zero field is "none" unless its comment says otherwise.
+type Setup struct {
+	// TrainEnvs are the envs training data is collected from, one
+	// sub-buffer of Buffer each. The trainer owns them from New on (Close
+	// closes them). The offline trainer has none.
+	TrainEnvs []env.Env
+	// TestEnvs are the envs of the test episodes (owned likewise).
+	// Required when Config.TestEpisodes > 0.
+	TestEnvs []env.Env
+	// Async runs each env in a goroutine of its own (vector.Async) instead
+	// of one after the other (vector.Sync, faster for cheap envs).
+	Async bool
+	// Buffer receives the training transitions (off-policy: the replay
+	// buffer, with at least len(TrainEnvs) sub-buffers; on-policy: the
+	// collection, reset after each update, by default a buffer.Vector that
+	// holds one collection of StepPerCollect steps) or holds the data of
+	// the offline trainer. After Restore the trainer works with the buffer
+	// loaded from the checkpoint: see Trainer.Buffer.
+	Buffer buffer.Buffer
+	// Seed seeds the envs (train env i with Seed+i, test env i with
+	// Seed+len(TrainEnvs)+i) and the trainer's random source (sampling,
+	// random actions), so that a seed reproduces a run.
+	Seed uint64
+	// Logger receives training ("train"), update ("update") and test
+	// ("test") statistics at the number of env steps (gradient steps for
+	// the offline trainer).
+	Logger logger.Logger
+	// Progress, if set, draws a progress line per epoch.
+	Progress *logger.Progress
+	// Checkpoint is the path of the checkpoint file written at the end of
+	// every epoch (replaced atomically); "" writes none. See Restore.
+	Checkpoint string
+	// SaveBest is called with the policy whenever a test reaches a mean
+	// return above every earlier one (Tianshou's save_best_fn).
+	SaveBest func(p policy.Policy, meanReturn float64) error
+	// Stop, if set, replaces Config.RewardThreshold as the stop criterion:
+	// it receives a mean test (or, for test-in-train, training) return.
+	Stop func(meanReturn float64) bool
+	// TrainHook and TestHook are called before every training collection
+	// and before every test (Tianshou's train_fn and test_fn), with the
+	// epoch and the number of training env steps so far.
+	TrainHook, TestHook func(epoch int, envSteps int64)
+	// OnEpoch is called at the end of every epoch, after its test.
+	OnEpoch func(EpochStats)
+}
+
+// EpochStats describes a finished epoch.
+type EpochStats struct {
+	Epoch         int
+	EnvSteps      int64 // training env steps so far
+	GradientSteps int64 // updates so far
+	// TrainReturn is the mean return of the training episodes that ended
+	// during the epoch (NaN if none did).
+	TrainReturn float64
+	// TestReturn and TestStd summarize the epoch's test episodes (NaN
+	// without tests).
+	TestReturn, TestStd float64
+	// BestReturn is the best mean test return so far, reached at BestEpoch.
+	BestReturn float64
+	BestEpoch  int
+	Duration   time.Duration
+}
+
+// Result describes a training run.
+type Result struct {
+	// Epochs is the number of epochs run (with those of the checkpoint a
+	// run resumed from).
+	Epochs int
+	// EnvSteps counts the training env steps (without the prefill),
+	// GradientSteps the updates (Learner steps), Episodes the finished
+	// training episodes.
+	EnvSteps, GradientSteps, Episodes int64
+	// PrefillSteps counts the env steps collected before training.
+	PrefillSteps int64
+	// BestReturn and BestStd are the best mean test return and its
+	// standard deviation, reached at BestEpoch (0: the test before
+	// training).
+	BestReturn, BestStd float64
+	BestEpoch           int
+	// Solved reports that the stop criterion was met.
+	Solved bool
+	// Tests counts the test runs.
+	Tests int
+	// Duration is the wall-clock time of Run; CollectTime, UpdateTime and
+	// TestTime the time spent collecting training data, updating, and
+	// testing.
+	Duration, CollectTime, UpdateTime, TestTime time.Duration
+}
+
+// kind is the training loop a trainer runs.
+type kind int
+
+const (
+	offPolicy kind = iota
+	onPolicy
+	offline
+)
+
+func (k kind) String() string {
+	return [...]string{"off-policy", "on-policy", "offline"}[k]
+}
+
+// Trainer runs the training loop of an algorithm: Tianshou's
+// OffPolicyTrainer, OnPolicyTrainer and OfflineTrainer, chosen by New from
+// the algorithm and the setup.
+//
+// A Trainer is driven by one goroutine.
+type Trainer struct {
+	cfg   Config
+	setup Setup
+	kind  kind
+	alg   algo.Algorithm
+	off   algo.OffPolicy
+	on    algo.OnPolicy
+	pol   policy.Policy
+	buf   buffer.Buffer
+
+	trainEnvs, testEnvs []*tracked
+	trainVec, testVec   vector.Env
+	train, test         *collector.Collector
+
+	src     *rand.PCG
+	rng     *rand.Rand
+	learner algo.Learner
+	st      state
+
+	eps        []episode
+	epochRet   float64 // sum of the epoch's training returns
+	epochN     int
+	lastUpdate map[string]float64
+	logVals    map[string]float64
+	res        Result
+}
+
+// state is the trainer's part of a checkpoint.
+type state struct {
+	Epoch     int     `json:"epoch"` // epochs completed
+	EnvSteps  int64   `json:"env_steps"`
+	GradSteps int64   `json:"gradient_steps"`
+	Episodes  int64   `json:"episodes"`
+	Prefill   int64   `json:"prefill_steps"`
+	Best      float64 `json:"best_return"`
+	BestStd   float64 `json:"best_std"`
+	BestEpoch int     `json:"best_epoch"`
+	HaveBest  bool    `json:"have_best"`
+	Started   bool    `json:"started"` // prefill and first test done
+	Solved    bool    `json:"solved"`
+	Tests     int     `json:"tests"`
+	NextLog   int64   `json:"next_log"`
+}
+
+// New returns a trainer for alg: the on-policy trainer if alg is an
+// algo.OnPolicy; otherwise, for an algo.OffPolicy, the off-policy trainer
+// when s has training envs and the offline trainer (learning from
+// s.Buffer alone) when it has none. The trainer owns s's envs from then on.
+//
+// New returns an error wrapping ErrConfig for an invalid cfg, an algorithm
+// of neither kind, and a setup the loop cannot run with: no buffer for the
+// off-policy or offline trainer (or an empty one for the offline trainer),
+// a buffer with fewer sub-buffers than training envs, no test envs for test
+// episodes, or a collection size missing or given twice. It returns the
+// errors of the vector envs and collectors it builds.
+func New(alg algo.Algorithm, cfg Config, s Setup) (*Trainer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	t := &Trainer{cfg: cfg, setup: s, alg: alg, pol: alg.Policy(), buf: s.Buffer,
+		lastUpdate: map[string]float64{}, logVals: map[string]float64{}}
+	bad := func(format string, args ...any) (*Trainer, error) {
+		return nil, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+	}
+	if on, ok := alg.(algo.OnPolicy); ok {
+		t.kind, t.on = onPolicy, on
+	} else if off, ok := alg.(algo.OffPolicy); ok {
+		t.off, t.kind = off, offPolicy
+		if len(s.TrainEnvs) == 0 {
+			t.kind = offline
+		}
+	} else {
+		return bad("%T is neither an algo.OnPolicy nor an algo.OffPolicy", alg)
+	}
+	if t.kind != offline {
+		if len(s.TrainEnvs) == 0 {
+			return bad("the %v trainer needs training envs", t.kind)
+		}
+		if (cfg.StepPerCollect > 0) == (cfg.EpisodePerCollect > 0) {
+			return bad("set exactly one of step_per_collect (%d) and episode_per_collect (%d)", cfg.StepPerCollect, cfg.EpisodePerCollect)
+		}
+	}
+	switch t.kind {
+	case offPolicy, offline:
+		if cfg.BatchSize < 1 {
+			return bad("batch_size %d < 1", cfg.BatchSize)
+		}
+		if s.Buffer == nil {
+			return bad("the %v trainer needs a buffer", t.kind)
+		}
+		if t.kind == offline && s.Buffer.Len() == 0 {
+			return bad("the offline trainer's buffer is empty")
+		}
+	case onPolicy:
+		if s.Buffer == nil {
+			if cfg.EpisodePerCollect > 0 {
+				return bad("the on-policy trainer needs a buffer to collect whole episodes into")
+			}
+			bc := buffer.DefaultConfig()
+			bc.Size = cfg.StepPerCollect + len(s.TrainEnvs)
+			buf, err := buffer.NewVector(bc, len(s.TrainEnvs))
+			if err != nil {
+				return nil, err
+			}
+			t.buf = buf
+		}
+	}
+	if cfg.TestEpisodes > 0 && len(s.TestEnvs) == 0 {
+		return bad("%d test episodes need test envs", cfg.TestEpisodes)
+	}
+	t.src = rand.NewPCG(s.Seed, 0x5eed)
+	t.rng = rand.New(t.src)
+	for _, e := range s.TrainEnvs {
+		t.trainEnvs = append(t.trainEnvs, newTracked(e, true))
+	}
+	for _, e := range s.TestEnvs {
+		t.testEnvs = append(t.testEnvs, newTracked(e, false))
+	}
+	var err error
+	if len(t.trainEnvs) > 0 {
+		if t.trainVec, err = t.vector(t.trainEnvs); err != nil {
+			return nil, err
+		}
+		if err := t.newTrainCollector(); err != nil {
+			t.Close()
+			return nil, err
+		}
+	}
+	if len(t.testEnvs) > 0 {
+		if t.testVec, err = t.vector(t.testEnvs); err != nil {
+			t.Close()
+			return nil, err
+		}
+		t.test, err = collector.New(collector.Config{Env: t.testVec, Policy: t.pol, Explore: cfg.TestExploration, Rand: t.rng})
+		if err != nil {
+			t.Close()
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+func (t *Trainer) vector(envs []*tracked) (vector.Env, error) {
+	es := make([]env.Env, len(envs))
+	for i, e := range envs {
+		es[i] = e
+	}
+	if t.setup.Async {
+		return vector.NewAsync(es)
+	}
+	return vector.NewSync(es)
+}
+
+func (t *Trainer) newTrainCollector() error {
+	c, err := collector.New(collector.Config{Env: t.trainVec, Policy: t.pol, Buffer: t.buf, Explore: true, Rand: t.rng})
+	if err != nil {
+		return err
+	}
+	t.train = c
+	return nil
+}
+
+// Buffer returns the buffer the trainer works with: Setup.Buffer, the one
+// it made, or the one loaded by Restore.
+func (t *Trainer) Buffer() buffer.Buffer { return t.buf }
+
+// Close closes the trainer's vector envs and, with them, the envs. It may be
+// called more than once.
+func (t *Trainer) Close() error {
+	var errs []error
+	for _, v := range []vector.Env{t.trainVec, t.testVec} {
+		if v != nil {
+			errs = append(errs, v.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// stop applies the stop criterion to a mean return.
+func (t *Trainer) stop(mean float64) bool {
+	if t.setup.Stop != nil {
+		return t.setup.Stop(mean)
+	}
+	return t.cfg.RewardThreshold != nil && mean >= *t.cfg.RewardThreshold
+}
+
+func seeds(base uint64, n int) []env.Seed {
+	s := make([]env.Seed, n)
+	for i := range s {
+		s[i] = env.SeedOf(base + uint64(i))
+	}
+	return s
+}
+
+// Run trains until the stop criterion is met or Config.Epochs epochs are
+// done, and returns the run's statistics. Before the first epoch of a fresh
+// run it seeds and resets the envs, collects the prefill and runs a test;
+// a run restored from a checkpoint continues with the epoch after it.
+//
+// Run returns the first error of the envs, collectors, algorithm, logger,
+// hooks or checkpoint, or ctx's error, with the statistics so far.
+func (t *Trainer) Run(ctx context.Context) (res Result, err error) {
+	start := time.Now()
+	t.res = Result{}
+	defer func() {
+		t.res.Duration = time.Since(start)
+		t.res.Epochs, t.res.EnvSteps, t.res.GradientSteps = t.st.Epoch, t.st.EnvSteps, t.st.GradSteps
+		t.res.Episodes, t.res.PrefillSteps, t.res.Solved, t.res.Tests = t.st.Episodes, t.st.Prefill, t.st.Solved, t.st.Tests
+		t.res.BestReturn, t.res.BestStd, t.res.BestEpoch = t.st.Best, t.st.BestStd, t.st.BestEpoch
+		res = t.res
+	}()
+	if !t.st.Started {
+		if err := t.begin(ctx); err != nil {
+			return t.res, err
+		}
+	}
+	for !t.st.Solved && t.st.Epoch < t.cfg.Epochs {
+		epoch := t.st.Epoch + 1
+		eStart := time.Now()
+		t.epochRet, t.epochN = 0, 0
+		if t.setup.Progress != nil {
+			if err := t.setup.Progress.Start(epoch, int64(t.cfg.StepPerEpoch)); err != nil {
+				return t.res, err
+			}
+		}
+		var err error
+		switch t.kind {
+		case offPolicy, onPolicy:
+			err = t.onlineEpoch(ctx, epoch)
+		case offline:
+			err = t.offlineEpoch(ctx, epoch)
+		}
+		if t.setup.Progress != nil {
+			if perr := t.setup.Progress.End(); err == nil {
+				err = perr
+			}
+		}
+		if err != nil {
+			return t.res, err
+		}
+		es := EpochStats{Epoch: epoch, EnvSteps: t.st.EnvSteps, GradientSteps: t.st.GradSteps,
+			TrainReturn: math.NaN(), TestReturn: math.NaN(), TestStd: math.NaN()}
+		if t.epochN > 0 {
+			es.TrainReturn = t.epochRet / float64(t.epochN)
+		}
+		if !t.st.Solved && t.test != nil {
+			mean, std, err := t.runTest(ctx, epoch)
+			if err != nil {
+				return t.res, err
+			}
+			es.TestReturn, es.TestStd = mean, std
+			if t.stop(mean) {
+				t.st.Solved = true
+			}
+		}
+		t.st.Epoch = epoch
+		es.BestReturn, es.BestEpoch, es.Duration = t.st.Best, t.st.BestEpoch, time.Since(eStart)
+		if t.setup.Checkpoint != "" {
+			if err := t.save(t.setup.Checkpoint); err != nil {
+				return t.res, err
+			}
+		}
+		if t.setup.OnEpoch != nil {
+			t.setup.OnEpoch(es)
+		}
+	}
+	return t.res, nil
+}
+
+// begin seeds and resets the envs, collects the prefill and runs the first
+// test.
+func (t *Trainer) begin(ctx context.Context) error {
+	if t.train != nil {
+		if err := t.train.Reset(ctx, seeds(t.setup.Seed, len(t.trainEnvs))); err != nil {
+			return err
+		}
+	}
+	if t.test != nil {
+		if err := t.test.Reset(ctx, seeds(t.setup.Seed+uint64(len(t.trainEnvs)), len(t.testEnvs))); err != nil {
+			return err
+		}
+	}
+	if t.kind == offPolicy && t.cfg.PrefillSteps > 0 {
+		t.schedule()
+		t.pol.SetTrainingStep(true)
+		cs, err := t.train.Collect(ctx, collector.Request{NStep: t.cfg.PrefillSteps, Random: t.cfg.PrefillRandom})
+		t.res.CollectTime += cs.Duration
+		t.st.Prefill += int64(cs.Steps)
+		if err != nil {
+			return err
+		}
+		for _, e := range t.trainEnvs {
+			e.drain(nil)
+		}
+	}
+	if t.test != nil {
+		mean, _, err := t.runTest(ctx, 0)
+		if err != nil {
+			return err
+		}
+		if t.stop(mean) {
+			t.st.Solved = true
+		}
+	}
+	t.st.Started = true
+	t.st.NextLog = int64(t.cfg.LogInterval)
+	return nil
+}
+
+// schedule tells a Scheduled algorithm the number of env steps so far.
+func (t *Trainer) schedule() {
+	if s, ok := t.alg.(algo.Scheduled); ok {
+		s.Schedule(t.st.EnvSteps)
+	}
+}
+
+// onlineEpoch runs one epoch of the off-policy or on-policy trainer.
+func (t *Trainer) onlineEpoch(ctx context.Context, epoch int) error {
+	var done int64
+	for done < int64(t.cfg.StepPerEpoch) {
+		if t.setup.TrainHook != nil {
+			t.setup.TrainHook(epoch, t.st.EnvSteps)
+		}
+		t.schedule()
+		t.pol.SetTrainingStep(true)
+		cs, err := t.train.Collect(ctx, collector.Request{NStep: t.cfg.StepPerCollect, NEpisode: t.cfg.EpisodePerCollect})
+		t.res.CollectTime += cs.Duration
+		t.st.EnvSteps += int64(cs.Steps)
+		done += int64(cs.Steps)
+		if err != nil {
+			return err
+		}
+		mean, n := t.drainEpisodes()
+		if t.setup.Progress != nil {
+			if err := t.setup.Progress.Update(done, t.lastTrainMean(mean, n)); err != nil {
+				return err
+			}
+		}
+		if t.cfg.TestInTrain && t.test != nil && n > 0 && t.stop(mean) {
+			tm, _, err := t.runTest(ctx, epoch)
+			if err != nil {
+				return err
+			}
+			if t.stop(tm) {
+				t.st.Solved = true
+				return nil
+			}
+		}
+		uStart := time.Now()
+		switch t.kind {
+		case offPolicy:
+			k := int(math.Round(t.cfg.UpdatePerStep * float64(cs.Steps)))
+			for range k {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				t.schedule()
+				stats, err := t.learner.Step(t.off, t.buf, t.cfg.BatchSize, t.rng)
+				if err != nil {
+					return err
+				}
+				t.st.GradSteps++
+				t.keepUpdate(stats)
+			}
+		case onPolicy:
+			stats, err := t.learner.StepAll(t.on, t.buf, t.cfg.BatchSize, t.cfg.RepeatPerCollect)
+			if err != nil {
+				return err
+			}
+			t.buf.Reset()
+			t.st.GradSteps++
+			t.keepUpdate(stats)
+		}
+		t.res.UpdateTime += time.Since(uStart)
+		if err := t.maybeLog(cs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// offlineEpoch runs one epoch of the offline trainer: StepPerEpoch updates.
+func (t *Trainer) offlineEpoch(ctx context.Context, epoch int) error {
+	uStart := time.Now()
+	defer func() { t.res.UpdateTime += time.Since(uStart) }()
+	for done := 1; done <= t.cfg.StepPerEpoch; done++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if t.setup.TrainHook != nil {
+			t.setup.TrainHook(epoch, t.st.EnvSteps)
+		}
+		t.schedule()
+		stats, err := t.learner.Step(t.off, t.buf, t.cfg.BatchSize, t.rng)
+		if err != nil {
+			return err
+		}
+		t.st.GradSteps++
+		t.keepUpdate(stats)
+		if t.setup.Progress != nil {
+			if err := t.setup.Progress.Update(int64(done), math.NaN()); err != nil {
+				return err
+			}
+		}
+		if t.st.GradSteps >= t.st.NextLog {
+			t.st.NextLog += int64(t.cfg.LogInterval)
+			if err := t.log("update", t.st.GradSteps, t.lastUpdate); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// drainEpisodes collects the training episodes finished since the last
+// call from the envs and returns their mean return and number.
+func (t *Trainer) drainEpisodes() (float64, int) {
+	t.eps = t.eps[:0]
+	for _, e := range t.trainEnvs {
+		t.eps = e.drain(t.eps)
+	}
+	sum := 0.0
+	for _, e := range t.eps {
+		sum += e.ret
+	}
+	n := len(t.eps)
+	t.st.Episodes += int64(n)
+	t.epochRet += sum
+	t.epochN += n
+	if n == 0 {
+		return math.NaN(), 0
+	}
+	return sum / float64(n), n
+}
+
+func (t *Trainer) lastTrainMean(mean float64, n int) float64 {
+	if n > 0 || t.epochN == 0 {
+		return mean
+	}
+	return t.epochRet / float64(t.epochN)
+}
+
+func (t *Trainer) keepUpdate(stats map[string]float64) {
+	for k, v := range stats {
+		t.lastUpdate[k] = v
+	}
+}
+
+// maybeLog logs training and update statistics every LogInterval env steps.
+func (t *Trainer) maybeLog(cs collector.Stats) error {
+	if t.setup.Logger == nil || t.st.EnvSteps < t.st.NextLog {
+		return nil
+	}
+	for t.st.NextLog <= t.st.EnvSteps {
+		t.st.NextLog += int64(t.cfg.LogInterval)
+	}
+	clear(t.logVals)
+	t.logVals["episodes"] = float64(t.st.Episodes)
+	t.logVals["steps_per_second"] = cs.StepsPerSecond
+	if t.epochN > 0 {
+		t.logVals["return_mean"] = t.epochRet / float64(t.epochN)
+	}
+	if err := t.log("train", t.st.EnvSteps, t.logVals); err != nil {
+		return err
+	}
+	return t.log("update", t.st.EnvSteps, t.lastUpdate)
+}
+
+func (t *Trainer) log(scope string, step int64, vals map[string]float64) error {
+	if t.setup.Logger == nil || len(vals) == 0 {
+		return nil
+	}
+	return t.setup.Logger.Log(scope, step, vals)
+}
+
+// runTest runs the test episodes with the training-step flag off, logs
+// them, and keeps the best mean return (calling SaveBest).
+func (t *Trainer) runTest(ctx context.Context, epoch int) (mean, std float64, err error) {
+	if t.setup.TestHook != nil {
+		t.setup.TestHook(epoch, t.st.EnvSteps)
+	}
+	was := t.pol.TrainingStep()
+	t.pol.SetTrainingStep(false)
+	cs, err := t.test.Collect(ctx, collector.Request{NEpisode: t.cfg.TestEpisodes, ResetBeforeCollect: true})
+	t.pol.SetTrainingStep(was)
+	t.res.TestTime += cs.Duration
+	if err != nil {
+		return 0, 0, err
+	}
+	t.st.Tests++
+	mean, std = cs.Return.Mean, cs.Return.Std
+	if !t.st.HaveBest || mean > t.st.Best {
+		t.st.Best, t.st.BestStd, t.st.BestEpoch, t.st.HaveBest = mean, std, epoch, true
+		if t.setup.SaveBest != nil {
+			if err := t.setup.SaveBest(t.pol, mean); err != nil {
+				return 0, 0, fmt.Errorf("trainer: saving the best policy: %w", err)
+			}
+		}
+	}
+	clear(t.logVals)
+	t.logVals["return_mean"], t.logVals["return_std"] = mean, std
+	t.logVals["length_mean"] = cs.Len.Mean
+	t.logVals["best_return"] = t.st.Best
+	t.logVals["epoch"] = float64(epoch)
+	step := t.st.EnvSteps
+	if t.kind == offline {
+		step = t.st.GradSteps
+	}
+	return mean, std, t.log("test", step, t.logVals)
+}
