@@ -99,7 +99,7 @@ func (c *AsyncCollector) Collect(ctx context.Context, req Request) (Stats, error
 	if err := e.validate(req); err != nil {
 		return Stats{}, err
 	}
-	e.begin()
+	e.begin(req)
 	if req.ResetBeforeCollect || !e.ready {
 		if err := c.Reset(ctx, nil); err != nil {
 			return e.end(), err
@@ -146,9 +146,6 @@ func (c *AsyncCollector) step(ctx context.Context, req Request) error {
 		return err
 	}
 	c.idle = append(c.idle, ids...)
-	if req.Render {
-		return e.render(ctx, ids, req.RenderPause)
-	}
 	return nil
 }
 
@@ -184,13 +181,17 @@ func (c *AsyncCollector) send(random bool) error {
 	if err != nil {
 		return err
 	}
+	// From here on the hidden states have moved on: a failure leaves the
+	// collector out of step with the envs.
 	if err := c.keep(ids, a); err != nil {
+		e.ready = false
 		return err
 	}
 	t2 := time.Now()
 	err = e.venv.Send(ids, a.send)
 	e.stats.EnvTime += time.Since(t2)
 	if err != nil {
+		e.ready = false
 		return fmt.Errorf("collector: send: %w", err)
 	}
 	c.idle = c.idle[:0]

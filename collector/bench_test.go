@@ -3,6 +3,7 @@ package collector_test
 import (
 	"context"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/gorl/gorl/batch"
@@ -74,10 +75,14 @@ func benchCollect(b *testing.B, v vector.Env, pol collector.Policy, random bool)
 }
 
 // runCollect runs collect b.N times and reports env steps per second of
-// wall-clock time and the CPU time per env step (the process's, so for
-// goroutine-parallel envs it sums over cores).
+// wall-clock time, the CPU time per env step (the process's, so for
+// goroutine-parallel envs it sums over cores) and the allocations per env
+// step.
 func runCollect(b *testing.B, collect func(context.Context, collector.Request) (collector.Stats, error), req collector.Request) {
 	b.ReportAllocs()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	mallocs := ms.Mallocs
 	b.ResetTimer()
 	cpu := cpuTime()
 	steps := 0
@@ -89,8 +94,11 @@ func runCollect(b *testing.B, collect func(context.Context, collector.Request) (
 		steps += s.Steps
 	}
 	cpu = cpuTime() - cpu
+	b.StopTimer()
+	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(steps), "cpu-ns/step")
+	b.ReportMetric(float64(ms.Mallocs-mallocs)/float64(steps), "allocs/step")
 }
 
 // BenchmarkCollectRandom is the issue's "collector, random policy, 1 / 4 /

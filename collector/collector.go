@@ -84,7 +84,7 @@ func (c *Collector) Collect(ctx context.Context, req Request) (Stats, error) {
 	if err := e.validate(req); err != nil {
 		return Stats{}, err
 	}
-	e.begin()
+	e.begin(req)
 	if req.ResetBeforeCollect || !e.ready {
 		if err := c.Reset(ctx, nil); err != nil {
 			return e.end(), err
@@ -136,9 +136,6 @@ func (c *Collector) step(ctx context.Context, req Request) error {
 	if err := e.store(ctx, c.active, a.obs, a.stored, a.pdata, res); err != nil {
 		e.ready = false
 		return err
-	}
-	if req.Render {
-		return e.render(ctx, c.active, req.RenderPause)
 	}
 	return nil
 }

@@ -758,12 +758,13 @@ func TestCollectCached(t *testing.T) {
 }
 
 // TestCollectRender: every stepping env's frame goes to OnFrame after each
-// vector step (the fake's gray level is its step count), with the pause
-// between vector steps; a cancelled context ends a pause.
+// vector step, before finished episodes are reset (the fake's gray level is
+// its step count: env 0's episode ends at step 2), with the pause between
+// vector steps; a cancelled context ends a pause.
 func TestCollectRender(t *testing.T) {
 	type frame struct{ env, gray int }
 	var frames []frame
-	v := fakeVec(t, envtest.Config{}, []int{5}, []int{5})
+	v := fakeVec(t, envtest.Config{}, []int{2}, []int{5})
 	c, err := collector.New(collector.Config{Env: v, Policy: &fixedPolicy{},
 		OnFrame: func(id int, f image.Image) {
 			r, _, _, _ := f.At(0, 0).RGBA()

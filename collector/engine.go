@@ -62,6 +62,7 @@ type engine struct {
 	doneIDs  []int
 	stats    Stats
 	start    time.Time
+	req      Request // of the Collect in progress
 }
 
 func newEngine(cfg Config) (*engine, error) {
@@ -161,9 +162,9 @@ func rowIDs(ids []int) []int {
 	return ids
 }
 
-// begin starts a Collect.
-func (e *engine) begin() {
-	e.start = time.Now()
+// begin starts a Collect of req.
+func (e *engine) begin(req Request) {
+	e.start, e.req = time.Now(), req
 	e.stats = Stats{Returns: e.stats.Returns[:0], Lens: e.stats.Lens[:0]}
 }
 
@@ -266,6 +267,7 @@ func (e *engine) act(ids []int, random bool) (action, error) {
 	st, _ := dst.Get("state")
 	if st != nil {
 		if err := e.keepState(ids, st); err != nil {
+			e.ready = false // the hidden states may be partly written
 			return a, err
 		}
 	}
@@ -386,8 +388,10 @@ func holdsKeys(b, pd *batch.Batch) bool {
 // store adds the transitions of a vector step to the buffer and moves the
 // envs on: row j of res belongs to env ids[j], which acted with row j of
 // act on row j of obs. It updates the per-env state, records finished
-// episodes and resets their envs. On error the per-env state is stale
-// (ready is cleared by the caller).
+// episodes, renders the envs if the request says so (before the resets, as
+// Tianshou does, so that an episode's last frame is shown) and resets the
+// envs whose episode ended. On error the per-env state is stale (ready is
+// cleared by the caller).
 func (e *engine) store(ctx context.Context, ids []int, obs, act any, pdata *batch.Batch, res *vector.Result) error {
 	k := len(ids)
 	rew := e.rew.prefix(k).(*nd.Array)
@@ -438,6 +442,11 @@ func (e *engine) store(ctx context.Context, ids []int, obs, act any, pdata *batc
 		}
 	}
 	e.stats.Steps += k
+	if e.req.Render {
+		if err := e.render(ctx, ids, e.req.RenderPause); err != nil {
+			return err
+		}
+	}
 	if len(e.doneIDs) > 0 {
 		return e.reset(ctx, e.doneIDs, nil)
 	}
