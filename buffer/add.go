@@ -45,8 +45,7 @@ type addState struct {
 	rowSub   []int // sub-buffer of each row
 	stacked  bool  // the input has a leading row axis
 	rows     int   // number of rows
-	one      [1]int
-	finished []int // rows that ended an episode (Cached)
+	row0     int   // input row of ptrs[0]
 	from, to []int // episode moved from a cache (Cached)
 }
 
@@ -97,23 +96,45 @@ func (c *core) add(data *batch.Batch, ids []int, steps []Step, multi bool) ([]St
 	if len(st.pending) > 0 || c.doneCol == nil {
 		c.commit(st)
 	}
-	// Claim positions.
-	st.ptrs = slices.Grow(st.ptrs[:0], st.rows)[:st.rows]
 	st.rowSub = slices.Grow(st.rowSub[:0], st.rows)[:st.rows]
+	c.stamp++
+	repeated := false
 	for j, id := range ids {
 		if c.cached {
 			id++
 		}
 		st.rowSub[j] = id
+		repeated = repeated || c.subs[id].stamp == c.stamp
+		c.subs[id].stamp = c.stamp
+	}
+	if repeated {
+		// A sub-buffer gets several rows: store them one by one, so that
+		// each row's episode bookkeeping (and a Cached buffer's move of a
+		// finished episode) happens before the next row may overwrite it.
+		all := slices.Clone(st.rowSub)
+		for j := range all {
+			st.rowSub, st.row0 = all[j:j+1], j
+			steps = c.store(steps)
+		}
+		st.row0 = 0
+		return steps, nil
+	}
+	st.row0 = 0
+	return c.store(steps), nil
+}
+
+// store claims a position for each row of st.rowSub, writes the rows
+// (input rows st.row0, st.row0+1, …) and does the episode bookkeeping.
+// It cannot fail: the rows were checked.
+func (c *core) store(steps []Step) []Step {
+	st := &c.adds
+	st.ptrs = slices.Grow(st.ptrs[:0], len(st.rowSub))[:len(st.rowSub)]
+	for j, id := range st.rowSub {
 		st.ptrs[j] = c.subs[id].advance()
 	}
-	// Write.
 	for _, col := range c.cols {
-		if col == c.doneCol {
-			continue
-		}
-		if err := c.write(col, st.srcs[col.id], st); err != nil {
-			return steps, err
+		if col != c.doneCol {
+			c.write(col, st.srcs[col.id], st)
 		}
 	}
 	for _, p := range st.ptrs {
@@ -123,8 +144,6 @@ func (c *core) add(data *batch.Batch, ids []int, steps []Step, multi bool) ([]St
 		c.prio.init(st.ptrs)
 	}
 	// Episode bookkeeping, in row order.
-	st.finished = st.finished[:0]
-	base := len(steps)
 	for j, p := range st.ptrs {
 		s := &c.subs[st.rowSub[j]]
 		s.epRet += c.rew[p]
@@ -134,15 +153,12 @@ func (c *core) add(data *batch.Batch, ids []int, steps []Step, multi bool) ([]St
 			step.EpisodeReturn, step.EpisodeLen = s.epRet, s.epLen
 			s.epRet, s.epLen, s.epStart = 0, 0, s.next
 			if c.cached {
-				st.finished = append(st.finished, j)
+				c.flushCache(&step, st.rowSub[j])
 			}
 		}
 		steps = append(steps, step)
 	}
-	for _, j := range st.finished {
-		c.flushCache(&steps[base+j], st.rowSub[j])
-	}
-	return steps, nil
+	return steps
 }
 
 // plan matches the keys of in (at storage node n) with the storage
@@ -497,8 +513,10 @@ func (c *core) bindSpecial() {
 	c.done = c.doneCol.st.(typed[bool]).s
 }
 
-// write stores the rows of one column from its source.
-func (c *core) write(col *column, src source, st *addState) error {
+// write stores the rows of one column from its source: input row
+// st.row0+j goes to st.ptrs[j]. The source was checked, so nd cannot
+// refuse the values.
+func (c *core) write(col *column, src source, st *addState) {
 	switch src.kind {
 	case srcMissing:
 		col.st.zero(st.ptrs, col.rowLen)
@@ -507,7 +525,7 @@ func (c *core) write(col *column, src source, st *addState) error {
 		l := src.val.(batch.Leaf)
 		for j, p := range st.ptrs {
 			if st.stacked {
-				el[p] = l.Index(nd.I(j))
+				el[p] = l.Index(nd.I(st.row0 + j))
 			} else {
 				el[p] = l
 			}
@@ -529,13 +547,13 @@ func (c *core) write(col *column, src source, st *addState) error {
 				base = (frames - 1) * col.rowLen
 				stride = frames * col.rowLen
 			}
-			col.st.put(st.ptrs, col.rowLen, a, base, stride)
-			return nil
+			col.st.put(st.ptrs, col.rowLen, a, base+st.row0*stride, stride)
+			return
 		}
 		for j, p := range st.ptrs {
 			v := a
 			if st.stacked {
-				v = v.Index(nd.I(j))
+				v = v.Index(nd.I(st.row0 + j))
 			}
 			if col.obs && c.cfg.SaveOnlyLastObs {
 				v = v.Index(nd.I(-1))
@@ -543,15 +561,14 @@ func (c *core) write(col *column, src source, st *addState) error {
 			if col.flag && v.DType() != nd.Bool {
 				var err error
 				if v, err = nd.Ne(v, 0); err != nil {
-					return &Error{Kind: ErrType, Path: col.path, Msg: "Add: cannot read flags", Err: err}
+					panic(&Error{Kind: ErrType, Path: col.path, Msg: "Add: cannot read flags", Err: err})
 				}
 			}
 			if err := col.arr.SetRow(p, v); err != nil {
-				return &Error{Kind: ErrType, Path: col.path, Msg: "Add: cannot store " + describe(a), Err: err}
+				panic(&Error{Kind: ErrType, Path: col.path, Msg: "Add: cannot store " + describe(a), Err: err})
 			}
 		}
 	}
-	return nil
 }
 
 // describe names a value in error messages.

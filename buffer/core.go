@@ -17,6 +17,7 @@ type sub struct {
 	// last is the global index of the most recent write (Tianshou's
 	// last_index); it starts at off. Prev and Next stop there.
 	last    int
+	stamp   uint64  // Add call that last wrote here (detects repeated ids)
 	epRet   float64 // return of the episode in progress
 	epLen   int     // its length
 	epStart int     // its first local position
@@ -102,6 +103,7 @@ type core struct {
 	subs    []sub
 	uniform int  // size of every sub when all are equal, else 0
 	cached  bool // subs[0] is a main buffer and subs[1:] its caches
+	stamp   uint64
 
 	root  node // storage tree; root.b is the storage Batch (Tianshou's _meta)
 	cols  []*column

@@ -389,3 +389,26 @@ func TestUpdateDerivesObsNext(t *testing.T) {
 		t.Errorf("String = %q", dst.String())
 	}
 }
+
+// TestRepeatedIDs sends two rows to one cache in a single Add, the first
+// ending an episode: it moves alone to the main ring and the second row
+// starts the next episode in the cache (hand-computed).
+func TestRepeatedIDs(t *testing.T) {
+	b, err := buffer.NewCached(buffer.Config{Size: 4}, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustAdd(t, b, vecStep([]int64{1}, []bool{false}), nil)
+	s := mustAdd(t, b, vecStep([]int64{2, 3}, []bool{true, false}), []int{0, 0})
+	want := []buffer.Step{{Index: 1, EpisodeReturn: 2, EpisodeLen: 2, EpisodeStart: 0}, {Index: 4, EpisodeStart: 4}}
+	if !slices.Equal(s, want) {
+		t.Errorf("steps %+v, want %+v", s, want)
+	}
+	all, err := b.Take(b.SampleIndices(0, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := arrayOf(t, all, "obs"); !nd.Equal(got, nd.MustNew([]int64{1, 2, 3})) {
+		t.Errorf("obs = %v, want [1 2 3] (main 0–1, then the emptied cache at 4)", got)
+	}
+}
