@@ -119,6 +119,9 @@ func (c *AsyncCollector) Collect(ctx context.Context, req Request) (Stats, error
 // that finish first.
 func (c *AsyncCollector) step(ctx context.Context, req Request) error {
 	e := c.e
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("collector: %w", err)
+	}
 	if len(c.idle) > 0 {
 		if err := c.send(req.Random); err != nil {
 			return err

@@ -120,6 +120,9 @@ func (c *Collector) Collect(ctx context.Context, req Request) (Stats, error) {
 // step runs one vector step of the active envs.
 func (c *Collector) step(ctx context.Context, req Request) error {
 	e := c.e
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("collector: %w", err)
+	}
 	t0 := time.Now()
 	a, err := e.act(c.active, req.Random)
 	t1 := time.Now()
