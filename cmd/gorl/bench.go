@@ -1,0 +1,212 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gorl/gorl/tensor"
+	"github.com/gorl/gorl/trainer"
+)
+
+// BenchRun is one run of gorl bench: a learning or speed comparison, or a
+// pointer to benchmarks that live in go test. Runs register themselves with
+// RegisterBench from init functions in files of their own
+// (bench_<name>.go).
+type BenchRun struct {
+	// Doc is a one-line description for gorl bench -h.
+	Doc string
+	// Run runs the comparison and writes its table to w.
+	Run func(ctx context.Context, o BenchOptions, w io.Writer) error
+}
+
+// BenchOptions are gorl bench's flags.
+type BenchOptions struct {
+	// Seeds is the number of seeds of learning runs, FirstSeed the first.
+	Seeds     int
+	FirstSeed uint64
+	// Log receives progress messages (stderr).
+	Log io.Writer
+}
+
+var benchRuns = map[string]BenchRun{}
+
+// RegisterBench makes a run available to gorl bench under name. It panics
+// if name is empty or taken.
+func RegisterBench(name string, r BenchRun) {
+	if name == "" || r.Run == nil {
+		panic("gorl: RegisterBench: empty name or missing Run")
+	}
+	if _, dup := benchRuns[name]; dup {
+		panic("gorl: bench run " + name + " registered twice")
+	}
+	benchRuns[name] = r
+}
+
+func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o BenchOptions
+	fs.IntVar(&o.Seeds, "seeds", 5, "number of seeds of each learning run")
+	fs.Uint64Var(&o.FirstSeed, "first-seed", 0, "first seed of the learning runs")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: gorl bench [--seeds N] [--first-seed N] [RUN]...\nruns (all when none is named):")
+		for _, name := range slices.Sorted(maps.Keys(benchRuns)) {
+			fmt.Fprintf(stderr, "  %-16s %s\n", name, benchRuns[name].Doc)
+		}
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.Seeds < 1 {
+		return fmt.Errorf("bench: --seeds %d < 1", o.Seeds)
+	}
+	o.Log = stderr
+	names := fs.Args()
+	if len(names) == 0 {
+		names = slices.Sorted(maps.Keys(benchRuns))
+	}
+	for _, name := range names {
+		if _, ok := benchRuns[name]; !ok {
+			return fmt.Errorf("bench: unknown run %q (gorl bench -h lists them)", name)
+		}
+	}
+	fmt.Fprintf(stdout, "BLAS: %s\n\n", tensor.BLASName())
+	for _, name := range names {
+		fmt.Fprintf(stdout, "## %s\n\n", name)
+		if err := benchRuns[name].Run(ctx, o, stdout); err != nil {
+			return fmt.Errorf("bench %s: %w", name, err)
+		}
+		fmt.Fprintln(stdout)
+	}
+	return nil
+}
+
+// SolveSpec describes a learning run repeated over seeds: train Algo on Env
+// from its registered defaults with Sets applied, until the mean test return
+// reaches Threshold.
+type SolveSpec struct {
+	Algo, Env string
+	// Sets are --set assignments applied to the defaults.
+	Sets []string
+	// Threshold is the mean test return that counts as solved; it
+	// replaces the trainer's stop threshold.
+	Threshold float64
+	// Need is the number of seeds that must solve the env.
+	Need int
+	// Reference names the Python reference's figures ("Tianshou 2.0.1:
+	// median 9.2 s, ~9.2k env steps"), RefSeconds its median wall time (0:
+	// no speed target), Speedup the factor the median must beat.
+	Reference  string
+	RefSeconds float64
+	Speedup    float64
+}
+
+// solveRuns runs spec over o's seeds and writes a Markdown table of
+// per-seed results, the medians, and whether the learning and speed
+// targets were met.
+func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer) error {
+	sets := append(slices.Clone(spec.Sets), fmt.Sprintf("trainer.reward_threshold=%v", spec.Threshold))
+	rc, _, err := resolve(spec.Algo, spec.Env, nil, sets)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s on %s, stop at a mean test return ≥ %v over %d test episodes; %d training envs.\n\n",
+		spec.Algo, spec.Env, spec.Threshold, rc.Trainer.TestEpisodes, rc.TrainEnvs)
+	tw := tabwriter.NewWriter(w, 0, 4, 1, ' ', tabwriter.Debug)
+	fmt.Fprintln(tw, "seed\tsolved\tbest test return\tepochs\tenv steps\tupdates\twall s\tcollect s\tupdate s\ttest s\t")
+	var walls, steps []float64
+	solved := 0
+	for i := range o.Seeds {
+		seed := o.FirstSeed + uint64(i)
+		rc, acfg, err := resolve(spec.Algo, spec.Env, nil, sets)
+		if err != nil {
+			return err
+		}
+		rc.Seed = seed
+		s, err := newSession(rc, acfg, trainer.Setup{})
+		if err != nil {
+			return err
+		}
+		res, err := s.tr.Run(ctx)
+		s.tr.Close()
+		if err != nil {
+			return err
+		}
+		if res.Solved {
+			solved++
+		}
+		walls = append(walls, res.Duration.Seconds())
+		steps = append(steps, float64(res.EnvSteps+res.PrefillSteps))
+		fmt.Fprintf(tw, "%d\t%v\t%.1f ± %.1f\t%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t\n", seed, res.Solved,
+			res.BestReturn, res.BestStd, res.Epochs, res.EnvSteps+res.PrefillSteps, res.GradientSteps,
+			res.Duration.Seconds(), res.CollectTime.Seconds(), res.UpdateTime.Seconds(), res.TestTime.Seconds())
+		fmt.Fprintf(o.Log, "%s %s seed %d: solved %v in %v\n", spec.Algo, spec.Env, seed, res.Solved, res.Duration.Round(time.Millisecond))
+	}
+	tw.Flush()
+	mw, ms := median(walls), median(steps)
+	fmt.Fprintf(w, "\nmedian: %.2f s, %.0f env steps (prefill included); solved on %d of %d seeds (need %d): %s\n",
+		mw, ms, solved, o.Seeds, spec.Need, verdict(solved >= spec.Need))
+	if spec.RefSeconds > 0 {
+		fmt.Fprintf(w, "%s; speedup %.1f× (target ≥ %.0f×): %s\n", spec.Reference, spec.RefSeconds/mw, spec.Speedup,
+			verdict(spec.RefSeconds/mw >= spec.Speedup))
+	}
+	return nil
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT met"
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func init() {
+	RegisterBench("dqn-cartpole", BenchRun{
+		Doc: "DQN on CartPole-v1 with Tianshou's test settings: learning (≥ 195 on 4 of 5 seeds) and speed (Tianshou 9.2 s)",
+		Run: func(ctx context.Context, o BenchOptions, w io.Writer) error {
+			return solveRuns(ctx, SolveSpec{
+				Algo: "dqn", Env: "CartPole-v1", Threshold: 195, Need: (4*o.Seeds + 4) / 5,
+				Reference: "Tianshou 2.0.1: median 9.2 s, ~9.2k env steps", RefSeconds: 9.2, Speedup: 5,
+			}, o, w)
+		},
+	})
+	RegisterBench("go-benchmarks", BenchRun{
+		Doc: "the commands of the data-structure, collector and kernel benchmarks (go test)",
+		Run: func(ctx context.Context, o BenchOptions, w io.Writer) error {
+			fmt.Fprintln(w, "These comparisons are Go benchmarks; run them from the module root:")
+			fmt.Fprintln(w)
+			for _, c := range []string{
+				"go test -run '^$' -bench . -benchmem ./batch ./buffer          # Batch and replay buffers",
+				"go test -run '^$' -bench . -benchmem ./collector ./env/vector  # collection and vector envs",
+				"go test -run '^$' -bench . -benchmem ./tensor ./nn ./optim     # autodiff, networks, optimizers",
+				"go test -run '^$' -bench . -benchmem ./algo ./algo/dqn         # GAE, n-step returns, DQN update",
+			} {
+				fmt.Fprintln(w, "    "+c)
+			}
+			fmt.Fprintln(w, strings.TrimSpace(`
+Benchmarks report cpu-ns/op besides ns/op: on a shared machine the CPU time
+is the figure to compare.`))
+			return nil
+		},
+	})
+}

@@ -1,0 +1,55 @@
+// Command gorl trains, evaluates and benchmarks reinforcement-learning agents
+// with the gorl packages.
+//
+// # Overview
+//
+//	gorl train --algo dqn --env CartPole-v1 [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume]
+//	gorl eval [--episodes N] [--seed N] [--explore] [--gif FILE] POLICY_OR_RUN_DIR
+//	gorl list
+//	gorl bench [--seeds N] [RUN]...
+//
+// train builds a run from the algorithm's registered defaults for the env,
+// then a JSON configuration file (--config), then --set assignments (a dotted
+// path into the configuration and a JSON value: --set trainer.epochs=5,
+// --set algorithm.hidden=[64,64], --set algorithm.prioritized.alpha=0.6).
+// It writes the full configuration to DIR/config.json before training, logs
+// to DIR (TensorBoard events and log.jsonl), prints one line per epoch,
+// writes the best policy (DIR/best.gorl, at every new best test return), the
+// last one (DIR/last.gorl) and a checkpoint (DIR/checkpoint.gorl) after every
+// epoch. --resume continues the run of DIR from its checkpoint with its
+// config.json (and any --set, such as more epochs).
+//
+// eval loads a policy file (or DIR/best.gorl), rebuilds the algorithm from
+// the configuration stored in it, runs episodes and prints their mean and
+// standard deviation; --gif writes an animated GIF of one more episode from
+// the env's rendered frames. list prints the envs and algorithms. bench runs
+// the learning and speed comparisons; gorl bench -h lists them.
+//
+// # Extending
+//
+// Algorithms plug in with Register (name, defaults, constructor from the
+// configuration and the env's spaces, optional buffer) and bench runs with
+// RegisterBench, each from an init function in a file of its own
+// (algo_<name>.go, bench_<name>.go); SolveSpec and solveRuns give a learning
+// or speed run over seeds in a few lines.
+//
+// # Invariants
+//
+//   - Every run writes its full configuration before training, and every
+//     policy file embeds it, so eval and --resume rebuild the same
+//     algorithm; a configuration naming a field that does not exist is an
+//     error, not a silently ignored setting.
+//   - A seed reproduces a run (envs, weights, sampling).
+//
+// # Decisions
+//
+//   - Hyperparameters are set through one generic --set flag over the JSON
+//     configuration rather than one flag per hyperparameter: every field of
+//     every algorithm is reachable without code in the command, and the
+//     names are those of config.json.
+//   - The default stop threshold of CartPole runs is 195, the threshold of
+//     Tianshou's CartPole tests (Gymnasium registers 475 for CartPole-v1);
+//     other envs stop at their registered threshold, or run all epochs.
+//   - Policy files are algo.SaveParts containers of the run configuration
+//     and the policy's parameters (safetensors), written atomically.
+package main

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+const usage = `usage:
+  gorl train --algo NAME --env ID [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume]
+  gorl eval [--episodes N] [--seed N] [--gif FILE] POLICY_OR_RUN_DIR
+  gorl list
+  gorl bench [--seeds N] [RUN]...
+Run "gorl COMMAND -h" for a command's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "gorl:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+// run executes the command of args, writing results to stdout and progress
+// to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return flag.ErrHelp
+	}
+	switch args[0] {
+	case "train":
+		return cmdTrain(ctx, args[1:], stdout, stderr)
+	case "eval":
+		return cmdEval(ctx, args[1:], stdout, stderr)
+	case "list":
+		return cmdList(stdout)
+	case "bench":
+		return cmdBench(ctx, args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// multiFlag collects the values of a flag given several times.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

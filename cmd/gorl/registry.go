@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/trainer"
+)
+
+// Algorithm is how the command builds one algorithm. Each algorithm
+// registers one from an init function in a file of its own
+// (algo_<name>.go), so adding an algorithm to the command touches no other
+// file.
+type Algorithm struct {
+	// Doc is a one-line description for gorl list.
+	Doc string
+	// Defaults returns the defaults of a run on the env id: the algorithm's
+	// configuration (a pointer to a struct with JSON tags, which a
+	// configuration file and --set override) and the run's settings
+	// (trainer configuration, numbers of envs, buffer size).
+	Defaults func(envID string) (config any, run RunDefaults)
+	// New builds the algorithm from its configuration (the pointer Defaults
+	// returned, after overrides) for an env with the given spaces, drawing
+	// its initial weights and random seeds from rng.
+	New func(config any, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error)
+	// Buffer, if set, builds the training buffer for n envs from the run's
+	// buffer size and the algorithm's configuration (a prioritized buffer,
+	// say); nil means a buffer.Vector of that size (none for on-policy
+	// algorithms with a step-counted collection, which the trainer sizes).
+	Buffer func(config any, size, n int) (buffer.Buffer, error)
+}
+
+// RunDefaults are the per-algorithm defaults of a run's settings.
+type RunDefaults struct {
+	Trainer    trainer.Config
+	TrainEnvs  int
+	TestEnvs   int
+	BufferSize int
+}
+
+var algorithms = map[string]Algorithm{}
+
+// Register makes an algorithm available to the command under name. It
+// panics if name is empty or taken, or a function is missing (programmer
+// errors found at start-up).
+func Register(name string, a Algorithm) {
+	if name == "" || a.Defaults == nil || a.New == nil {
+		panic("gorl: Register(" + strconv.Quote(name) + "): empty name or missing function")
+	}
+	if _, dup := algorithms[name]; dup {
+		panic("gorl: algorithm " + strconv.Quote(name) + " registered twice")
+	}
+	algorithms[name] = a
+}
+
+// algorithmNames lists the registered algorithms in sorted order.
+func algorithmNames() []string { return slices.Sorted(maps.Keys(algorithms)) }
+
+// RunConfig is the full configuration of a run, written as config.json next
+// to its logs and read back by --config, gorl eval and --resume.
+type RunConfig struct {
+	Algo       string          `json:"algo"`
+	Env        string          `json:"env"`
+	Seed       uint64          `json:"seed"`
+	TrainEnvs  int             `json:"train_envs"`
+	TestEnvs   int             `json:"test_envs"`
+	BufferSize int             `json:"buffer_size"`
+	Async      bool            `json:"async"`
+	Trainer    trainer.Config  `json:"trainer"`
+	Algorithm  json.RawMessage `json:"algorithm"`
+}
+
+// resolve builds the run configuration for algo and envID from the
+// registered defaults, then the JSON of a configuration file (file, may be
+// nil), then --set assignments ("path=value", the path's keys separated by
+// dots, the value JSON or else a string). Every level must name existing
+// fields: unknown keys are errors. It returns the configuration and the
+// algorithm's typed configuration.
+func resolve(algoName, envID string, file []byte, sets []string) (RunConfig, any, error) {
+	a, ok := algorithms[algoName]
+	if !ok {
+		return RunConfig{}, nil, fmt.Errorf("unknown algorithm %q (known: %s)", algoName, strings.Join(algorithmNames(), ", "))
+	}
+	acfg, rd := a.Defaults(envID)
+	if rd.Trainer.RewardThreshold == nil {
+		if spec, ok := env.Lookup(envID); ok && spec.RewardThreshold != nil {
+			t := *spec.RewardThreshold
+			rd.Trainer.RewardThreshold = &t
+		}
+	}
+	rc := RunConfig{Algo: algoName, Env: envID, TrainEnvs: rd.TrainEnvs, TestEnvs: rd.TestEnvs,
+		BufferSize: rd.BufferSize, Trainer: rd.Trainer}
+	raw, err := json.Marshal(acfg)
+	if err != nil {
+		return RunConfig{}, nil, err
+	}
+	rc.Algorithm = raw
+	doc, err := toMap(rc)
+	if err != nil {
+		return RunConfig{}, nil, err
+	}
+	if file != nil {
+		var over map[string]any
+		if err := json.Unmarshal(file, &over); err != nil {
+			return RunConfig{}, nil, fmt.Errorf("configuration file: %w", err)
+		}
+		// algo and env were chosen before; the file must agree.
+		delete(over, "algo")
+		delete(over, "env")
+		merge(doc, over)
+	}
+	for _, s := range sets {
+		path, val, ok := strings.Cut(s, "=")
+		if !ok || path == "" {
+			return RunConfig{}, nil, fmt.Errorf("--set %q: want path=value", s)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(val), &v); err != nil {
+			v = val // a bare string
+		}
+		if err := setPath(doc, strings.Split(path, "."), v); err != nil {
+			return RunConfig{}, nil, fmt.Errorf("--set %s: %w", path, err)
+		}
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return RunConfig{}, nil, err
+	}
+	rc = RunConfig{}
+	if err := strictDecode(b, &rc); err != nil {
+		return RunConfig{}, nil, fmt.Errorf("run configuration: %w", err)
+	}
+	if err := strictDecode(rc.Algorithm, acfg); err != nil {
+		return RunConfig{}, nil, fmt.Errorf("%s configuration: %w", algoName, err)
+	}
+	if rc.Algorithm, err = json.Marshal(acfg); err != nil {
+		return RunConfig{}, nil, err
+	}
+	return rc, acfg, nil
+}
+
+// configOf decodes the algorithm configuration of a written RunConfig.
+func configOf(rc RunConfig) (Algorithm, any, error) {
+	a, ok := algorithms[rc.Algo]
+	if !ok {
+		return Algorithm{}, nil, fmt.Errorf("unknown algorithm %q (known: %s)", rc.Algo, strings.Join(algorithmNames(), ", "))
+	}
+	acfg, _ := a.Defaults(rc.Env)
+	if err := strictDecode(rc.Algorithm, acfg); err != nil {
+		return Algorithm{}, nil, fmt.Errorf("%s configuration: %w", rc.Algo, err)
+	}
+	return a, acfg, nil
+}
+
+func strictDecode(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	return d.Decode(v)
+}
+
+func toMap(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	return m, json.Unmarshal(b, &m)
+}
+
+// merge copies src into dst, recursing into objects present in both.
+func merge(dst, src map[string]any) {
+	for k, v := range src {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
+				merge(dm, sm)
+				continue
+			}
+		}
+		dst[k] = v
+	}
+}
+
+// setPath sets the value at path in doc; every key but the last must name
+// an object (or null, for an optional section, which becomes an object).
+// Whether the last key names a field is checked when the document is
+// decoded.
+func setPath(doc map[string]any, path []string, v any) error {
+	cur := doc
+	for i, k := range path[:len(path)-1] {
+		next, ok := cur[k]
+		if !ok {
+			return fmt.Errorf("no field %q", strings.Join(path[:i+1], "."))
+		}
+		m, ok := next.(map[string]any)
+		if !ok {
+			if next != nil {
+				return fmt.Errorf("%q is not an object", strings.Join(path[:i+1], "."))
+			}
+			m = map[string]any{}
+			cur[k] = m
+		}
+		cur = m
+	}
+	cur[path[len(path)-1]] = v
+	return nil
+}

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/logger"
+	"github.com/gorl/gorl/policy"
+	"github.com/gorl/gorl/tensor"
+	"github.com/gorl/gorl/trainer"
+)
+
+// The files of a run directory.
+const (
+	configFile     = "config.json"
+	logFile        = "log.jsonl"
+	bestFile       = "best.gorl"
+	lastFile       = "last.gorl"
+	checkpointFile = "checkpoint.gorl"
+)
+
+func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	algoName := fs.String("algo", "dqn", "algorithm (gorl list shows them)")
+	envID := fs.String("env", "CartPole-v1", "env id (gorl list shows them)")
+	seed := fs.Uint64("seed", 0, "random seed of the run (envs, weights, sampling)")
+	cfgPath := fs.String("config", "", "JSON configuration file (a config.json of an earlier run, or part of one)")
+	logdir := fs.String("logdir", "", "run directory for config.json, logs, checkpoint and policies (default runs/ALGO-ENV-TIME)")
+	var sets multiFlag
+	fs.Var(&sets, "set", "override one setting, path=value with a dotted JSON path, e.g. trainer.epochs=5 or algorithm.gamma=0.99 (repeatable)")
+	resume := fs.Bool("resume", false, "continue the run in --logdir from its checkpoint")
+	quiet := fs.Bool("quiet", false, "no progress line")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("train: unexpected arguments %q", fs.Args())
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+
+	var file []byte
+	if *resume {
+		if *logdir == "" {
+			return errors.New("train: --resume needs --logdir")
+		}
+		*cfgPath = filepath.Join(*logdir, configFile)
+	}
+	if *cfgPath != "" {
+		var err error
+		if file, err = os.ReadFile(*cfgPath); err != nil {
+			return err
+		}
+		var head struct {
+			Algo string `json:"algo"`
+			Env  string `json:"env"`
+		}
+		if err := json.Unmarshal(file, &head); err != nil {
+			return fmt.Errorf("%s: %w", *cfgPath, err)
+		}
+		if head.Algo != "" && !given["algo"] {
+			*algoName = head.Algo
+		}
+		if head.Env != "" && !given["env"] {
+			*envID = head.Env
+		}
+	}
+	rc, acfg, err := resolve(*algoName, *envID, file, sets)
+	if err != nil {
+		return err
+	}
+	if given["seed"] {
+		rc.Seed = *seed
+	}
+	if *logdir == "" {
+		*logdir = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", rc.Algo, rc.Env, time.Now().Format("20060102-150405")))
+	}
+	if err := os.MkdirAll(*logdir, 0o755); err != nil {
+		return err
+	}
+	cj, err := json.MarshalIndent(rc, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*logdir, configFile), append(cj, '\n'), 0o644); err != nil {
+		return err
+	}
+
+	tb, err := logger.NewTensorBoard(logger.TensorBoardConfig{Dir: *logdir})
+	if err != nil {
+		return err
+	}
+	jf, err := os.OpenFile(filepath.Join(*logdir, logFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer jf.Close()
+	lg := logger.Multi{tb, logger.NewJSONL(jf)}
+	defer lg.Close()
+
+	setup := trainer.Setup{
+		Logger:     lg,
+		Checkpoint: filepath.Join(*logdir, checkpointFile),
+		SaveBest: func(p policy.Policy, mean float64) error {
+			return savePolicy(filepath.Join(*logdir, bestFile), rc, p)
+		},
+	}
+	if !*quiet {
+		setup.Progress = logger.NewProgress(stderr, logger.ProgressConfig{})
+	}
+	var s *session
+	setup.OnEpoch = func(e trainer.EpochStats) {
+		fmt.Fprintf(stdout, "epoch %d: test return %s, best %.1f (epoch %d); %d env steps, %d updates, %v\n",
+			e.Epoch, meanStd(e.TestReturn, e.TestStd), e.BestReturn, e.BestEpoch, e.EnvSteps, e.GradientSteps, e.Duration.Round(time.Millisecond))
+		if err := savePolicy(filepath.Join(*logdir, lastFile), rc, s.alg.Policy()); err != nil {
+			fmt.Fprintln(stderr, "gorl: saving the last policy:", err)
+		}
+	}
+	if s, err = newSession(rc, acfg, setup); err != nil {
+		return err
+	}
+	defer s.tr.Close()
+	if *resume {
+		if err := s.tr.Restore(ctx, filepath.Join(*logdir, checkpointFile)); err != nil {
+			return err
+		}
+	}
+	stopAt := "none"
+	if t := rc.Trainer.RewardThreshold; t != nil {
+		stopAt = fmt.Sprintf("mean test return ≥ %v", *t)
+	}
+	fmt.Fprintf(stdout, "training %s on %s (seed %d, %d+%d envs, stop at %s, BLAS %s) in %s\n",
+		rc.Algo, rc.Env, rc.Seed, rc.TrainEnvs, rc.TestEnvs, stopAt, tensor.BLASName(), *logdir)
+	res, err := s.tr.Run(ctx)
+	if err != nil {
+		return err
+	}
+	status := "not solved"
+	if res.Solved {
+		status = "solved"
+	}
+	fmt.Fprintf(stdout, "%s: best test return %s at epoch %d; %d env steps (+%d prefill), %d updates, %d epochs in %v\n",
+		status, meanStd(res.BestReturn, res.BestStd), res.BestEpoch, res.EnvSteps, res.PrefillSteps, res.GradientSteps,
+		res.Epochs, res.Duration.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "best policy: %s\n", filepath.Join(*logdir, bestFile))
+	return nil
+}
+
+func meanStd(mean, std float64) string {
+	if math.IsNaN(mean) {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f ± %.1f", mean, std)
+}
+
+// savePolicy writes a policy file: the run's configuration and the policy's
+// parameters, replacing path atomically.
+func savePolicy(path string, rc RunConfig, p policy.Policy) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := algo.SaveParts(f, algo.JSONPart("config", &rc), algo.ParamsPart("policy", p.Params())); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// loadPolicy reads a policy file: it builds the algorithm its configuration
+// describes and loads the policy's parameters into it.
+func loadPolicy(path string) (RunConfig, policy.Policy, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return RunConfig{}, nil, err
+	}
+	defer f.Close()
+	var rc RunConfig
+	var alg algo.Algorithm
+	policyPart := algo.Part{
+		Name: "policy",
+		Load: func(r io.Reader) error {
+			a, acfg, err := configOf(rc)
+			if err != nil {
+				return err
+			}
+			if alg, err = newAlgorithm(rc, a, acfg); err != nil {
+				return err
+			}
+			return algo.ParamsPart("policy", alg.Policy().Params()).Load(r)
+		},
+	}
+	if err := algo.LoadParts(f, algo.JSONPart("config", &rc), policyPart); err != nil {
+		return RunConfig{}, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rc, alg.Policy(), nil
+}
