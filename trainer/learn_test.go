@@ -41,7 +41,10 @@ func TestDQNCartPole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := trainer.New(d, trainer.DefaultConfig(), trainer.Setup{
+		cfg := trainer.DefaultConfig()
+		threshold := 195.0
+		cfg.RewardThreshold = &threshold
+		tr, err := trainer.New(d, cfg, trainer.Setup{
 			TrainEnvs: makeEnvs(t, 10), TestEnvs: makeEnvs(t, 100), Buffer: buf, Seed: seed,
 		})
 		if err != nil {
