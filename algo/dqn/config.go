@@ -48,7 +48,7 @@ type Config struct {
 	// Dueling, if set, splits the network after its hidden layers into a
 	// value and an advantage stream (Wang et al., 2016): Q = V + A −
 	// mean(A). Default nil: a plain Q head.
-	Dueling *DuelingConfig `json:"dueling,omitempty"`
+	Dueling *DuelingConfig `json:"dueling"`
 	// CNN selects the Nature-DQN convolutional network (nn.NatureCNN) for
 	// observations [channels, 84, 84] of raw pixels; Hidden is then ignored.
 	// Default false.
