@@ -9,6 +9,7 @@ import (
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/collector"
 	"github.com/gorl/gorl/env"
+	_ "github.com/gorl/gorl/env/classic" // registers Pendulum-v1
 	"github.com/gorl/gorl/env/envtest"
 	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/nd"
@@ -189,4 +190,75 @@ func ExamplePolicy_hiddenState() {
 	fmt.Println(nd.ToSlice[float32](hs))
 	// Output:
 	// [1 2 1 2 1]
+}
+
+// halfPolicy's actions live in [−1, 1], as a tanh output layer makes them;
+// as an ActionMapper it scales them to the env's torque range [−2, 2] and
+// back.
+type halfPolicy struct{}
+
+func (halfPolicy) Act(dst, obs *batch.Batch, _ any, _ bool) error {
+	k, err := obs.Len()
+	if err != nil {
+		return err
+	}
+	act, err := nd.Full(nd.Float32, 0.5, k, 1)
+	if err != nil {
+		return err
+	}
+	return dst.Set("act", act)
+}
+
+func (halfPolicy) MapActionTo(envAct, act *nd.Array) error {
+	for i, a := range nd.Data[float32](act) {
+		nd.Data[float32](envAct)[i] = 2 * a
+	}
+	return nil
+}
+
+func (halfPolicy) UnmapActionTo(act, envAct *nd.Array) error {
+	for i, a := range nd.Data[float32](envAct) {
+		nd.Data[float32](act)[i] = a / 2
+	}
+	return nil
+}
+
+// An ActionMapper's env actions go to the env and its own actions to the
+// buffer; random actions, sampled in the env's action space, are stored
+// unmapped, so the buffer holds actions in [−1, 1] only.
+func ExampleActionMapper() {
+	ctx := context.Background()
+	pendulum, err := env.Make("Pendulum-v1") // actions: Box(-2.0, 2.0, (1,), float32)
+	if err != nil {
+		panic(err)
+	}
+	envs, err := vector.NewSync([]env.Env{pendulum})
+	if err != nil {
+		panic(err)
+	}
+	defer envs.Close()
+	buf, err := buffer.NewVector(buffer.Config{Size: 10}, 1)
+	if err != nil {
+		panic(err)
+	}
+	c, err := collector.New(collector.Config{Env: envs, Policy: halfPolicy{}, Buffer: buf, Rand: rand.New(rand.NewPCG(1, 2))})
+	if err != nil {
+		panic(err)
+	}
+	if err := c.Reset(ctx, []env.Seed{env.SeedOf(0)}); err != nil {
+		panic(err)
+	}
+	for _, random := range []bool{false, true} {
+		if _, err := c.Collect(ctx, collector.Request{NStep: 2, Random: random}); err != nil {
+			panic(err)
+		}
+	}
+	data, err := buf.Take(buf.SampleIndices(0, nil))
+	if err != nil {
+		panic(err)
+	}
+	act, _ := data.Array("act")
+	fmt.Printf("%.3f\n", nd.ToSlice[float32](act))
+	// Output:
+	// [0.500 0.500 0.353 -0.077]
 }
