@@ -74,11 +74,13 @@ func (c *Collector) Reset(ctx context.Context, seeds []env.Seed) error {
 // anything. Errors of the envs (naming the env), of the policy, of the
 // buffer, and ctx's error end the Collect and are returned, wrapped, with
 // the statistics of the steps stored until then. The buffer holds whole
-// vector steps only: a step that failed stored nothing. After an error in
-// an env, the buffer or the envs' Infos, the envs are out of step with the
-// collector, and the next Collect resets them all first (as after
-// ResetBeforeCollect); after an error of the policy, nothing was stepped and
-// the next Collect continues.
+// vector steps only: a step that failed stored nothing. After a failure
+// within a vector step (an env's error or panic, the buffer refusing the
+// data, an Info that does not fit, ctx ending the step midway), the envs
+// are out of step with the collector, and the next Collect resets them all
+// first, as ResetBeforeCollect does; after an error of the policy, or ctx
+// ending before a vector step, nothing was stepped and the next Collect
+// continues.
 func (c *Collector) Collect(ctx context.Context, req Request) (Stats, error) {
 	e := c.e
 	if err := e.validate(req); err != nil {

@@ -38,7 +38,7 @@ type Config struct {
 	Policy Policy
 	// Buffer stores the transitions, env i's into sub-buffer i, so it must
 	// have at least as many sub-buffers as Env has envs (a *buffer.Vector
-	// or buffer.PrioritizedVector of Env.Len() sub-buffers, a
+	// or *buffer.PrioritizedVector of Env.Len() sub-buffers, a
 	// *buffer.Cached of Env.Len() caches; a one-ring buffer such as
 	// *buffer.Replay for one env). Nil makes a *buffer.Vector of one
 	// transition per env, as Tianshou does, for collectors whose statistics
