@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/collector"
+	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/envtest"
 	"github.com/gorl/gorl/env/vector"
 )
@@ -44,6 +45,20 @@ func TestCollectAllocs(t *testing.T) {
 		}
 		return func(req collector.Request) error { _, err := c.Collect(bg, req); return err }
 	}
+	infos := func() func(collector.Request) error {
+		var es []*scriptEnv
+		for i := 0; i < 3; i++ {
+			se := newScriptEnv(3 + i)
+			se.Act = mustDiscrete(2)
+			se.Infos = []env.Info{{"n": 1, "x": 0.5}, {"n": 2, "nested": env.Info{"ok": true}}, {"name": "a"}}
+			es = append(es, se)
+		}
+		c, err := collector.New(collector.Config{Env: scriptVec(t, es...), Policy: &fixedPolicy{}, Buffer: vecBuf(t, 3, 50)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func(req collector.Request) error { _, err := c.Collect(bg, req); return err }
+	}
 	for _, tc := range []struct {
 		name    string
 		collect func(collector.Request) error
@@ -55,6 +70,7 @@ func TestCollectAllocs(t *testing.T) {
 		{"n_episode", newSync(&fixedPolicy{State: true}), collector.Request{NEpisode: 7}},
 		{"async", newAsync(&fixedPolicy{State: true}, 1), collector.Request{NStep: 30}},
 		{"async random", newAsync(nil, 2), collector.Request{NStep: 30, Random: true}},
+		{"Infos", infos(), collector.Request{NStep: 30}},
 		{"CartPole", cartPole(), collector.Request{NStep: 100}},
 		{"CartPole random", cartPole(), collector.Request{NStep: 100, Random: true}},
 	} {

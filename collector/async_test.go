@@ -3,6 +3,7 @@ package collector_test
 import (
 	"context"
 	"errors"
+	"image"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -281,5 +282,27 @@ func TestAsyncRandomThenPolicy(t *testing.T) {
 	n, _ := data.Array("policy.n")
 	if got, want := nd.ToSlice[float64](n), []float64{1, 0, 2, 1, 0}; !reflect.DeepEqual(got, want) {
 		t.Errorf("policy.n %v, want %v", got, want)
+	}
+}
+
+// TestAsyncRender: the envs received are rendered after their step, in
+// the order they arrived (the fake's gray level is its step count).
+func TestAsyncRender(t *testing.T) {
+	v := fakeVec(t, envtest.Config{}, []int{5}, []int{5}, []int{5})
+	var frames [][2]int
+	c, err := collector.NewAsync(collector.AsyncConfig{Config: collector.Config{Env: v, Policy: &fixedPolicy{},
+		OnFrame: func(id int, f image.Image) {
+			r, _, _, _ := f.At(0, 0).RGBA()
+			frames = append(frames, [2]int{id, int(r >> 8)})
+		}}, WaitNum: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Collect(bg, collector.Request{NStep: 4, Render: true}); err != nil {
+		t.Fatal(err)
+	}
+	// By hand: envs 0, 1 arrive, then 2 and 0 (sent again after the first).
+	if want := [][2]int{{0, 1}, {1, 1}, {2, 1}, {0, 2}}; !reflect.DeepEqual(frames, want) {
+		t.Errorf("frames %v, want %v", frames, want)
 	}
 }

@@ -392,6 +392,7 @@ func (mapPolicy) UnmapActionTo(act, envAct *nd.Array) error {
 // policy's; random actions are stored unmapped.
 func TestCollectActionMapper(t *testing.T) {
 	se := newScriptEnv(100)
+	se.Record = true
 	v := scriptVec(t, se)
 	buf := vecBuf(t, 1, 20)
 	c, err := collector.New(collector.Config{Env: v, Policy: mapPolicy{}, Buffer: buf, Rand: rand.New(rand.NewPCG(1, 1))})

@@ -166,12 +166,14 @@ func key3(v []float32) string { return fmt.Sprintf("%g.%g.%g", v[0], v[1], v[2])
 
 // scriptEnv is an env whose episodes last Len steps, with observation
 // [t] (float32, the step count) and action space Act (Box(-2.0, 2.0, (1,),
-// float32) by default); it records the actions it gets and returns
-// Infos[t-1] (Infos[0] at Reset, nil when Infos is short).
+// float32) by default); it returns Infos[t] after step t (Infos[0] at
+// Reset, nil when Infos is short) and, with Record, records the actions it
+// gets.
 type scriptEnv struct {
 	Len     int
 	Act     env.Space
 	Infos   []env.Info
+	Record  bool
 	actions []any // copies of the actions received
 	obs     *nd.Array
 	t       int
@@ -214,9 +216,13 @@ func (s *scriptEnv) Step(a any) (any, float64, bool, bool, env.Info, error) {
 	}
 	switch x := a.(type) {
 	case *nd.Array:
-		s.actions = append(s.actions, x.Copy())
+		if s.Record {
+			s.actions = append(s.actions, x.Copy())
+		}
 	case *batch.Batch:
-		s.actions = append(s.actions, x.Clone())
+		if s.Record {
+			s.actions = append(s.actions, x.Clone())
+		}
 	}
 	s.t++
 	nd.Data[float32](s.obs)[0] = float32(s.t)
