@@ -22,8 +22,13 @@ func blasTag() string {
 }
 
 // measure runs body b.N times after one warm-up call and reports, besides
-// the wall-clock ns/op, the process's CPU time per operation (cpu-ns/op).
+// the wall-clock ns/op, the process's CPU time per operation (cpu-ns/op). It
+// logs the BLAS in use (version, CPU kernels, threads) under the result,
+// once: the first call of a benchmark function has b.N = 1.
 func measure(b *testing.B, body func()) {
+	if b.N == 1 {
+		b.Logf("BLAS: %s", tensor.BLASName())
+	}
 	body()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -55,7 +60,6 @@ func mlpStep(tp *tensor.Tape, m *mlp, opt *adam, x, y *tensor.Tensor) float32 {
 // torch 1.13 (one thread): 4→128→128→2 at batch 64 (CartPole-sized DQN,
 // 415 µs in torch) and 64→256→256→18 at batch 256 (2,113 µs in torch).
 func BenchmarkMLPAdamStep(b *testing.B) {
-	b.Logf("BLAS: %s", tensor.BLASName())
 	for _, s := range []struct {
 		name                   string
 		in, hidden, out, batch int
@@ -78,7 +82,6 @@ func BenchmarkMLPAdamStep(b *testing.B) {
 // no-grad tape: batch 1 (one env) and 16 (a vector env); torch 1.13 takes
 // 20.5 and 30.2 µs.
 func BenchmarkMLPInference(b *testing.B) {
-	b.Logf("BLAS: %s", tensor.BLASName())
 	for _, batch := range []int{1, 16} {
 		b.Run(blasTag()+"/batch="+itoa(batch), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
@@ -98,7 +101,6 @@ func BenchmarkMLPInference(b *testing.B) {
 // (6 actions) at batch 32: forward, MSE on the Q-values, backward, Adam;
 // 24.9 ms in torch 1.13 on one thread.
 func BenchmarkNatureCNNAdamStep(b *testing.B) {
-	b.Logf("BLAS: %s", tensor.BLASName())
 	b.Run(blasTag()+"/batch=32", func(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, 1))
 		m := newNatureCNN(rng, 6)
@@ -120,7 +122,6 @@ func BenchmarkNatureCNNAdamStep(b *testing.B) {
 // BenchmarkNatureCNNInference measures acting with the Nature CNN at batch 8
 // (eight Atari envs); 1.84 ms in torch 1.13 on one thread.
 func BenchmarkNatureCNNInference(b *testing.B) {
-	b.Logf("BLAS: %s", tensor.BLASName())
 	b.Run(blasTag()+"/batch=8", func(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, 1))
 		m := newNatureCNN(rng, 6)
@@ -145,7 +146,6 @@ func itoa(i int) string {
 // forward alone (acting) and forward plus backward (training; the first
 // layer's input needs no gradient, as for observations).
 func BenchmarkConv2d(b *testing.B) {
-	b.Logf("BLAS: %s", tensor.BLASName())
 	for _, c := range []struct {
 		name          string
 		in, out, k, s int
