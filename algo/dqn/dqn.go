@@ -212,7 +212,7 @@ func (d *DQN) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error
 		return fmt.Errorf("dqn: obs_next: %w", err)
 	}
 	d.tq = grow(d.tq, n)
-	if err := d.targets(d.tq, n); err != nil {
+	if err := d.targets(d.tq, d.nextIn, n); err != nil {
 		return err
 	}
 	if len(d.ret) != n || d.retArr == nil {
@@ -223,13 +223,14 @@ func (d *DQN) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error
 	return b.Set("returns", d.retArr)
 }
 
-// targets stores in tq the target values of the n observations in d.nextIn.
-func (d *DQN) targets(tq []float32, n int) error {
+// targets stores in tq the target values of the n next observations whose
+// network inputs are in next.
+func (d *DQN) targets(tq []float32, next *batch.Batch, n int) error {
 	d.ntp.Reset()
 	var online, values *tensor.Tensor
 	var err error
 	if d.target == nil || d.cfg.Double {
-		if online, err = d.nextCall.Call(&d.ntp, d.net, d.nextIn); err != nil {
+		if online, err = d.nextCall.Call(&d.ntp, d.net, next); err != nil {
 			return fmt.Errorf("dqn: Q network on obs_next: %w", err)
 		}
 		if err := d.checkQ(online, n); err != nil {
@@ -238,7 +239,7 @@ func (d *DQN) targets(tq []float32, n int) error {
 	}
 	values = online
 	if d.target != nil {
-		if values, err = d.tgtCall.Call(&d.ntp, d.target, d.nextIn); err != nil {
+		if values, err = d.tgtCall.Call(&d.ntp, d.target, next); err != nil {
 			return fmt.Errorf("dqn: target network on obs_next: %w", err)
 		}
 		if err := d.checkQ(values, n); err != nil {
