@@ -375,7 +375,7 @@ func (m *fileMeta) build() (*core, error) {
 			return nil, &Error{Kind: ErrFormat, Msg: "invalid priority settings", Err: err}
 		}
 		c.prio.maxPrio = m.max
-		c.prio.maxLeaf = math.Exp(c.prio.alpha * math.Log(m.max))
+		c.prio.maxLeaf = pow(m.max, c.prio.alpha)
 	}
 	if m.her != nil {
 		if c.her, err = newHER(*m.her); err != nil {

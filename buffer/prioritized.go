@@ -70,13 +70,10 @@ func (p *prioState) weights(w []float64, idx []int) {
 	lo := p.tree.Min()
 	mx := 0.0
 	for k, i := range idx {
-		switch r := p.tree.Get(i) / lo; {
-		case p.beta == 0:
+		if r := p.tree.Get(i) / lo; r == 1 || p.beta == 0 {
 			w[k] = 1
-		case r == 1:
-			w[k] = 1
-		default:
-			w[k] = math.Exp(-p.beta * math.Log(r))
+		} else {
+			w[k] = pow(r, -p.beta)
 		}
 		mx = max(mx, w[k])
 	}
@@ -99,7 +96,7 @@ func (p *prioState) update(idx []int, prios []float64) error {
 	mx := p.maxPrio
 	for k, x := range prios {
 		a := math.Abs(x) + prioEps
-		v := math.Exp(p.alpha * math.Log(a))
+		v := pow(a, p.alpha)
 		if math.IsNaN(x) || math.IsInf(a, 0) || v > p.tree.MaxValue() {
 			return errorf(ErrValue, "", fmt.Sprintf("UpdateWeight: priority %g for index %d is not a finite number in range", x, idx[k]))
 		}
@@ -110,9 +107,26 @@ func (p *prioState) update(idx []int, prios []float64) error {
 		return &Error{Kind: ErrValue, Msg: "UpdateWeight", Err: err}
 	}
 	if mx > p.maxPrio {
-		p.maxPrio, p.maxLeaf = mx, math.Exp(p.alpha*math.Log(mx))
+		p.maxPrio, p.maxLeaf = mx, pow(mx, p.alpha)
 	}
 	return nil
+}
+
+// pow returns x^y for x > 0: exactly for the exponents annealing reaches
+// (β = 1) and the common square roots, as exp(y·ln x) otherwise, which
+// costs half of math.Pow.
+func pow(x, y float64) float64 {
+	switch y {
+	case 1:
+		return x
+	case -1:
+		return 1 / x
+	case 0.5:
+		return math.Sqrt(x)
+	case -0.5:
+		return 1 / math.Sqrt(x)
+	}
+	return math.Exp(y * math.Log(x))
 }
 
 // Prioritized is a Replay buffer with prioritized sampling (Tianshou's
