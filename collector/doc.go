@@ -24,6 +24,10 @@
 // to finish, or of those finished by a timeout (vector.Env's Send and
 // Recv), collecting at least NStep steps or NEpisode episodes.
 //
+// For checkpoints, [Collector.MarshalState] saves what the collector keeps
+// per env between Collects; restored with the vector env's states, the
+// policy and the random sources, a run resumes exactly (TestCollectorState).
+//
 // The collector declares what it needs from a policy and does not import
 // any policy package: [Policy] (actions for a batch of observations, with an
 // optional hidden state, written into a Batch the collector hands back on
@@ -138,6 +142,12 @@
 // step. On this machine kind a clock read costs 50–70 ns, about a tenth of
 // a one-env CartPole step's CPU time (less with more envs); the figures
 // are what the issue asks for, so they are always measured.
+//
+// The saved state leaves out the envs' last Infos: Infos are arbitrary Go
+// values, and an Info given to a policy matters far less than the
+// observation; after a restore the policy's first step sees empty Infos.
+// The AsyncCollector has no saved state: between its Collects envs are in
+// flight, whose steps a checkpoint cannot hold; a resumed run resets them.
 //
 // The AsyncCollector keeps the action and policy data each env was sent
 // until its result arrives, so a transition holds what was decided when
