@@ -1,0 +1,156 @@
+package pg
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gorl/gorl/nn"
+	"github.com/gorl/gorl/optim"
+	"github.com/gorl/gorl/policy"
+)
+
+// ErrConfig is wrapped by the errors of Validate, New and the other
+// constructors for an invalid configuration or networks that do not fit the
+// env's spaces.
+var ErrConfig = errors.New("pg: invalid configuration")
+
+// NetConfig describes the networks New builds for a Box observation space
+// of one axis: MLPs from the observation to the actor's output (the logits
+// of a Discrete action space, the mean of a Normal over a Box action space)
+// and, for actor-critic algorithms, to the state value.
+type NetConfig struct {
+	// Hidden lists the hidden layer sizes of the MLPs, each at least 1.
+	// Default [64, 64].
+	Hidden []int `json:"hidden"`
+	// Activation follows every hidden layer. "" means ReLU.
+	Activation nn.Activation `json:"activation"`
+	// Shared makes the actor and the critic one network with two heads:
+	// a trunk of the hidden layers and a linear layer each for the actor
+	// and the critic (Tianshou's actor and critic over one preprocess net).
+	// Without it they are separate MLPs with the same hidden sizes. It needs
+	// hidden layers. Default false.
+	Shared bool `json:"shared"`
+	// Orthogonal initializes every weight matrix orthogonally with gain 1
+	// and every bias with 0, as Tianshou's on-policy tests do; otherwise
+	// layers get PyTorch's default initialization. Default true.
+	Orthogonal bool `json:"orthogonal"`
+	// LogStdInit is the initial log standard deviation of the Normal head
+	// of a Box action space (a parameter of the policy, independent of the
+	// observation). Default 0: σ = 1.
+	LogStdInit float64 `json:"log_std_init"`
+}
+
+// Validate returns an error wrapping ErrConfig naming the first invalid
+// field, or nil.
+func (c NetConfig) Validate() error {
+	for _, h := range c.Hidden {
+		if h < 1 {
+			return fmt.Errorf("%w: hidden sizes %v", ErrConfig, c.Hidden)
+		}
+	}
+	if c.Shared && len(c.Hidden) == 0 {
+		return fmt.Errorf("%w: a shared trunk needs hidden layers", ErrConfig)
+	}
+	if c.Activation != "" {
+		if err := c.Activation.Validate(); err != nil {
+			return fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+	}
+	if math.IsNaN(c.LogStdInit) || math.IsInf(c.LogStdInit, 0) {
+		return fmt.Errorf("%w: log_std_init %v", ErrConfig, c.LogStdInit)
+	}
+	return nil
+}
+
+// Training holds the optimization settings the on-policy algorithms of this
+// family share (embedded in their Configs, so its fields sit at the top level
+// of their JSON): Adam, gradient-norm clipping and learning-rate decay.
+type Training struct {
+	// Optim configures Adam. Default PyTorch's Adam with the learning rate
+	// the algorithm's DefaultConfig names.
+	Optim optim.AdamConfig `json:"optim"`
+	// MaxGradNorm, when positive, clips the gradients' global L2 norm
+	// before each step. Default 0: no clipping.
+	MaxGradNorm float64 `json:"max_grad_norm"`
+	// LRDecaySteps, when positive, decays the learning rate linearly from
+	// Optim.LR to 0 over that many env steps of training (applied through
+	// algo.Scheduled; Tianshou's and CleanRL's linear learning-rate
+	// annealing). Default 0: a constant rate.
+	LRDecaySteps int64 `json:"lr_decay_steps"`
+}
+
+// Validate returns an error naming the first invalid field, or nil.
+func (t Training) Validate() error {
+	switch {
+	case !(t.MaxGradNorm >= 0) || math.IsInf(t.MaxGradNorm, 0):
+		return fmt.Errorf("max_grad_norm %v", t.MaxGradNorm)
+	case t.LRDecaySteps < 0:
+		return fmt.Errorf("lr_decay_steps %d < 0", t.LRDecaySteps)
+	}
+	return t.Optim.Validate()
+}
+
+// Config holds the hyperparameters of REINFORCE. DefaultConfig returns the
+// settings of Tianshou's CartPole policy-gradient test; a zero field means
+// "off" or the default its comment names.
+type Config struct {
+	// Net describes the policy network.
+	Net NetConfig `json:"net"`
+	// Policy configures the acting policy: the most likely action when
+	// testing, and the mapping of raw actions to a Box action space's
+	// bounds. Default DefaultPolicy().
+	Policy policy.ActorConfig `json:"policy"`
+	// Gamma is the discount factor γ in [0, 1]. Default 0.95.
+	Gamma float64 `json:"gamma"`
+	// ReturnStandardization standardizes the returns by the running mean
+	// and standard deviation of all returns computed before, (G − μ)/√(σ² +
+	// 10⁻⁸), and bootstraps episodes cut off by truncation or by the end of
+	// the collection with μ (Tianshou's return_standardization). Default
+	// true.
+	ReturnStandardization bool `json:"return_standardization"`
+	Training
+}
+
+// DefaultConfig returns the settings of Tianshou's CartPole REINFORCE test
+// (test/discrete/test_pg.py): an MLP with two hidden layers of 64,
+// orthogonally initialized, γ = 0.95, standardized returns, Adam with lr
+// 1e-3, deterministic evaluation.
+func DefaultConfig() Config {
+	o := optim.DefaultAdamConfig()
+	o.LR = 1e-3
+	return Config{
+		Net:                   NetConfig{Hidden: []int{64, 64}, Orthogonal: true},
+		Policy:                DefaultPolicy(),
+		Gamma:                 0.95,
+		ReturnStandardization: true,
+		Training:              Training{Optim: o},
+	}
+}
+
+// DefaultPolicy returns the acting configuration of the on-policy
+// algorithms' defaults: the most likely action when testing (Tianshou's
+// deterministic_eval), and Box actions clipped to [−1, 1] and scaled to the
+// space's bounds (Tianshou's action_bound_method "clip" with
+// action_scaling).
+func DefaultPolicy() policy.ActorConfig {
+	return policy.ActorConfig{DeterministicEval: true, Map: policy.BoxMapConfig{Bound: policy.Clip, Scale: true}}
+}
+
+// Validate returns an error wrapping ErrConfig naming the first invalid
+// field, or nil.
+func (c Config) Validate() error {
+	if err := c.Net.Validate(); err != nil {
+		return err
+	}
+	if !(c.Gamma >= 0 && c.Gamma <= 1) {
+		return fmt.Errorf("%w: gamma %v outside [0, 1]", ErrConfig, c.Gamma)
+	}
+	if err := c.Policy.Map.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if err := c.Training.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return nil
+}
