@@ -91,16 +91,7 @@ func (c *core) herColumn(path string) *column {
 }
 
 // relabel applies HER's future strategy to the episodes of the drawn
-// indices (Tianshou's rewrite_transitions): the drawn indices are sorted in
-// time order and grouped by episode segment (the indices whose segment of
-// Horizon steps ends at the same index); each group is relabelled with
-// probability 1 − 1/FutureK: a future step f is drawn uniformly (rounded)
-// between the group's newest index and its segment's end, and over the
-// segment from the group's oldest index obs.desired_goal (and a stored
-// obs_next.desired_goal) becomes the goal achieved after f, and rew is
-// recomputed by the reward function. The storage holds the relabelled
-// values until the next Add, Update, Reset, Save or sampling, so that
-// n-step returns computed from the buffer see them.
+// indices (Tianshou's rewrite_transitions), as the HER type documents.
 func (c *core) relabel(indices []int, rng *rand.Rand) {
 	h := c.her
 	if h == nil {
@@ -237,9 +228,22 @@ func putRows(col *column, rows []int, src *nd.Array) {
 }
 
 // HER is a Replay buffer with hindsight goal relabelling (Tianshou's
-// HERReplayBuffer), for goal-based environments whose observations are
-// Batches with observation, achieved_goal and desired_goal. Sampling
-// relabels as described at relabel: see SampleIndices.
+// HERReplayBuffer, the "future" strategy with online relabelling), for
+// goal-based environments whose observations are Batches with
+// observation, achieved_goal and desired_goal.
+//
+// Each sampling (SampleIndices with n > 0, Sample, SampleTo) sorts the
+// drawn indices in time order and groups them by episode segment: the
+// indices whose segment of Horizon steps (cut at the episode's end) ends
+// at the same index. int(groups · (1 − 1/FutureK)) groups, chosen at
+// random, are relabelled: a step f is drawn uniformly (rounded) between
+// the group's newest index and its segment's end, and over the segment
+// from the group's oldest index obs.desired_goal (and a stored
+// obs_next.desired_goal) becomes the goal achieved after f, and rew is
+// recomputed by the reward function from the goal achieved after each
+// step. The storage holds the relabelled values until the next Add,
+// Update, Reset, Save, SaveHDF5 or sampling, so that n-step returns
+// computed from the buffer (Rew, TakeTo at Next indices) see them.
 type HER struct{ *core }
 
 // NewHER returns an empty hindsight buffer. It returns an error wrapping

@@ -27,7 +27,6 @@ type outCol struct {
 // takeState is the scratch of sampling, reused across calls.
 type takeState struct {
 	stack, next, nextStack []int
-	elems                  []any
 	avail                  []int // indices whose frame stack is whole
 	xs                     []float64
 	leaves                 []batch.Leaf
