@@ -3,6 +3,7 @@ package trainer
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/buffer"
-	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/vector"
 )
 
@@ -19,9 +19,19 @@ type savable interface {
 	Save(w io.Writer) error
 }
 
-// parts lists the checkpoint's parts. load, when set, receives the buffer
-// read back.
-func (t *Trainer) parts(load func(buffer.Buffer)) []algo.Part {
+// restoring is what Restore learns while reading a checkpoint.
+type restoring struct {
+	// trainEnvs and testEnvs are false when the checkpoint holds no state
+	// of those envs (an env could not save its own).
+	trainEnvs, testEnvs bool
+}
+
+// parts lists the checkpoint's parts, in order. r, when set, records what
+// loading finds.
+func (t *Trainer) parts(r *restoring) []algo.Part {
+	if r == nil {
+		r = &restoring{}
+	}
 	ps := []algo.Part{
 		algo.JSONPart("trainer", &t.st),
 		algo.BinaryPart("rng", t.src),
@@ -35,54 +45,78 @@ func (t *Trainer) parts(load func(buffer.Buffer)) []algo.Part {
 				}
 				return s.Save(w)
 			},
-			Load: func(r io.Reader) error {
-				var size int64 = -1
-				if br, ok := r.(*bytes.Reader); ok {
+			Load: func(rd io.Reader) error {
+				var size int64
+				if br, ok := rd.(*bytes.Reader); ok {
 					size = int64(br.Len())
 				} else {
-					b, err := io.ReadAll(r)
+					b, err := io.ReadAll(rd)
 					if err != nil {
 						return err
 					}
-					r, size = bytes.NewReader(b), int64(len(b))
+					rd, size = bytes.NewReader(b), int64(len(b))
 				}
-				b, err := buffer.Load(r, size)
+				b, err := buffer.Load(rd, size)
 				if err != nil {
 					return err
 				}
-				load(b)
-				return nil
+				// The collector's state, read next, goes into the
+				// collector of the loaded buffer.
+				return t.useBuffer(b)
 			},
 		},
 	}
-	for _, v := range []struct {
-		name string
-		vec  vector.Env
-	}{{"train_envs", t.trainVec}, {"test_envs", t.testVec}} {
-		if v.vec == nil {
-			continue
-		}
-		vec := v.vec
-		ps = append(ps, algo.Part{
-			Name: v.name,
+	if t.trainVec != nil {
+		ps = append(ps, envsPart("train_envs", t.trainVec, &r.trainEnvs), algo.Part{
+			Name: "train_collector",
 			Save: func(w io.Writer) error {
-				b, err := vec.MarshalState()
+				b, err := t.train.MarshalState()
 				if err != nil {
 					return err
 				}
 				_, err = w.Write(b)
 				return err
 			},
-			Load: func(r io.Reader) error {
-				b, err := io.ReadAll(r)
+			Load: func(rd io.Reader) error {
+				b, err := io.ReadAll(rd)
 				if err != nil {
 					return err
 				}
-				return vec.UnmarshalState(b)
+				return t.train.UnmarshalState(b)
 			},
 		})
 	}
+	if t.testVec != nil {
+		ps = append(ps, envsPart("test_envs", t.testVec, &r.testEnvs))
+	}
 	return ps
+}
+
+// envsPart saves the states of a vector env's envs, or nothing when one of
+// them cannot save its state; found records whether a state was loaded.
+func envsPart(name string, vec vector.Env, found *bool) algo.Part {
+	return algo.Part{
+		Name: name,
+		Save: func(w io.Writer) error {
+			b, err := vec.MarshalState()
+			if errors.Is(err, errors.ErrUnsupported) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			_, err = w.Write(b)
+			return err
+		},
+		Load: func(rd io.Reader) error {
+			b, err := io.ReadAll(rd)
+			if err != nil || len(b) == 0 {
+				return err
+			}
+			*found = true
+			return vec.UnmarshalState(b)
+		},
+	}
 }
 
 // save writes a checkpoint to path through a temporary file in the same
@@ -108,21 +142,20 @@ func (t *Trainer) save(path string) error {
 }
 
 // Restore loads a checkpoint written by a trainer made with the same
-// algorithm configuration, Config and Setup (the same number of envs of
-// the same kinds), before Run: the algorithm's state (networks, optimizers,
+// algorithm configuration, Config and Setup (the same number of envs of the
+// same kinds), before Run: the algorithm's state (networks, optimizers,
 // target networks, counters, random sources), the buffer, the trainer's
-// counters, best return and random source, and the envs' states. Run then
-// continues with the epoch after the checkpoint's, as the interrupted run
-// would have.
+// counters, best return and random source, the envs' states and what the
+// training collector keeps per env (last observations, hidden states,
+// running returns). Run then continues with the epoch after the
+// checkpoint's, as the interrupted run would have: for envs that save their
+// state (env.Stater, such as the classic-control envs) a resumed run equals
+// the uninterrupted one, except that the envs' last Infos are not saved.
 //
-// Envs that save their state (env.Stater, such as the classic-control
-// envs) continue their episodes in progress exactly: the trainer saves the
-// last observation and the running return of each with its state, so for
-// such envs and policies without hidden state a resumed run equals the
-// uninterrupted one. Envs that cannot save their state are reset, with seeds
-// derived from Setup.Seed and the checkpoint's epoch, and their episodes in
-// progress are lost. The policy's hidden state (recurrent policies) and an
-// env's last Info are not saved: they start afresh.
+// If an env cannot save its state, the checkpoint holds no state of its
+// vector env: on Restore those envs are reset (with seeds derived from
+// Setup.Seed and the checkpoint's epoch) and their episodes in progress are
+// lost.
 //
 // Restore returns an error wrapping algo.ErrState for a checkpoint that is
 // corrupt or does not fit this trainer (another algorithm configuration,
@@ -134,23 +167,18 @@ func (t *Trainer) Restore(ctx context.Context, path string) error {
 		return fmt.Errorf("trainer: restore: %w", err)
 	}
 	defer f.Close()
-	var loaded buffer.Buffer
-	if err := algo.LoadParts(f, t.parts(func(b buffer.Buffer) { loaded = b })...); err != nil {
+	var r restoring
+	if err := algo.LoadParts(f, t.parts(&r)...); err != nil {
 		return fmt.Errorf("trainer: restore %s: %w", path, err)
 	}
-	if err := t.useBuffer(loaded); err != nil {
-		return err
-	}
-	// A fresh collector resets every env first: resumable envs hand it the
-	// observation saved with them; the others are really reset.
-	if t.train != nil {
-		sd := make([]env.Seed, len(t.trainEnvs))
-		for i, e := range t.trainEnvs {
-			if !e.resuming {
-				sd[i] = env.SeedOf(t.setup.Seed + uint64(t.st.Epoch)<<32 + uint64(i))
-			}
+	nTrain := uint64(len(t.setup.TrainEnvs))
+	if t.train != nil && !r.trainEnvs {
+		if err := t.train.Reset(ctx, seeds(t.setup.Seed+uint64(t.st.Epoch)<<32, int(nTrain))); err != nil {
+			return err
 		}
-		if err := t.train.Reset(ctx, sd); err != nil {
+	}
+	if t.test != nil && !r.testEnvs {
+		if err := t.test.Reset(ctx, seeds(t.setup.Seed+nTrain+uint64(t.st.Epoch)<<32, len(t.setup.TestEnvs))); err != nil {
 			return err
 		}
 	}
@@ -159,9 +187,6 @@ func (t *Trainer) Restore(ctx context.Context, path string) error {
 
 // useBuffer makes b the training buffer, with a new training collector.
 func (t *Trainer) useBuffer(b buffer.Buffer) error {
-	if b == nil {
-		return fmt.Errorf("%w: the checkpoint holds no buffer", algo.ErrState)
-	}
 	if t.buf != nil && (b.Cap() != t.buf.Cap() || fmt.Sprintf("%T", b) != fmt.Sprintf("%T", t.buf)) {
 		return fmt.Errorf("%w: the checkpoint's buffer is a %T of %d transitions, this trainer's a %T of %d",
 			algo.ErrState, b, b.Cap(), t.buf, t.buf.Cap())

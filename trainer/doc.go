@@ -51,15 +51,15 @@
 //     therefore reproduces a run, with a reproducible algorithm.
 //   - A checkpoint written at the end of an epoch holds the algorithm's state
 //     (networks, target networks, optimizers, counters, random sources), the
-//     buffer, the trainer's counters and random source, and the envs' states.
-//     Restore followed by Run continues as the uninterrupted run would, for
-//     envs that save their state (see Restore).
+//     buffer, the trainer's counters and random source, the envs' states and
+//     the training collector's per-env state (last observations, hidden
+//     states, running returns). Restore followed by Run continues as the
+//     uninterrupted run would, for envs that save their state (see Restore).
 //
 // # Aliasing
 //
 // The trainer owns the envs of its Setup from New on and closes them in
-// Close; it wraps each (to record episode statistics and what a checkpoint
-// needs) and runs them in a vector env. It keeps Setup.Buffer and writes into
+// Close; it runs them in vector envs. It keeps Setup.Buffer and writes into
 // it; Restore replaces it by the buffer loaded from the checkpoint
 // (Trainer.Buffer).
 //
@@ -73,14 +73,14 @@
 //   - Config holds only numbers (with JSON tags), Setup the live objects, so
 //     a run writes its Config next to its logs and a configuration file
 //     fills it.
-//   - Training returns come from a wrapper around each training env, which
-//     counts the return and length of every episode itself, rather than from
-//     the collector's statistics: the wrapper's running counts are saved in
-//     checkpoints with the env's state, so the episode in progress at an
-//     epoch's end keeps its whole return after a restore (the collector
-//     keeps its per-env state to itself). The same wrapper saves each env's
-//     last observation and, after a restore, gives it to the new collector's
-//     first reset instead of resetting the env, so the episode continues.
+//   - Episodes in progress at an epoch's end continue after a restore: the
+//     checkpoint saves the envs' states (vector.Env.MarshalState) and what
+//     the collector keeps per env (collector.Collector.MarshalState), so the
+//     collector resumes with the same last observations and running
+//     returns, and the training statistics stay whole. When an env cannot
+//     save its state, the whole vector env is saved without states and reset
+//     on restore: an all-or-nothing rule that keeps the saved collector
+//     state consistent with the envs.
 //   - Gradient steps per collection are round(UpdatePerStep × steps), with
 //     Go's rounding of halves away from zero (Python's round rounds halves to
 //     even: 0.5 × 5 steps gives 3 updates here, 2 in Tianshou).

@@ -136,16 +136,14 @@ type Trainer struct {
 	pol   policy.Policy
 	buf   buffer.Buffer
 
-	trainEnvs, testEnvs []*tracked
-	trainVec, testVec   vector.Env
-	train, test         *collector.Collector
+	trainVec, testVec vector.Env
+	train, test       *collector.Collector
 
 	src     *rand.PCG
 	rng     *rand.Rand
 	learner algo.Learner
 	st      state
 
-	eps        []episode
 	epochRet   float64 // sum of the epoch's training returns
 	epochN     int
 	lastUpdate map[string]float64
@@ -239,15 +237,9 @@ func New(alg algo.Algorithm, cfg Config, s Setup) (*Trainer, error) {
 	}
 	t.src = rand.NewPCG(s.Seed, 0x5eed)
 	t.rng = rand.New(t.src)
-	for _, e := range s.TrainEnvs {
-		t.trainEnvs = append(t.trainEnvs, newTracked(e, true))
-	}
-	for _, e := range s.TestEnvs {
-		t.testEnvs = append(t.testEnvs, newTracked(e, false))
-	}
 	var err error
-	if len(t.trainEnvs) > 0 {
-		if t.trainVec, err = t.vector(t.trainEnvs); err != nil {
+	if len(s.TrainEnvs) > 0 {
+		if t.trainVec, err = t.vector(s.TrainEnvs); err != nil {
 			return nil, err
 		}
 		if err := t.newTrainCollector(); err != nil {
@@ -255,8 +247,8 @@ func New(alg algo.Algorithm, cfg Config, s Setup) (*Trainer, error) {
 			return nil, err
 		}
 	}
-	if len(t.testEnvs) > 0 {
-		if t.testVec, err = t.vector(t.testEnvs); err != nil {
+	if len(s.TestEnvs) > 0 {
+		if t.testVec, err = t.vector(s.TestEnvs); err != nil {
 			t.Close()
 			return nil, err
 		}
@@ -269,15 +261,11 @@ func New(alg algo.Algorithm, cfg Config, s Setup) (*Trainer, error) {
 	return t, nil
 }
 
-func (t *Trainer) vector(envs []*tracked) (vector.Env, error) {
-	es := make([]env.Env, len(envs))
-	for i, e := range envs {
-		es[i] = e
-	}
+func (t *Trainer) vector(envs []env.Env) (vector.Env, error) {
 	if t.setup.Async {
-		return vector.NewAsync(es)
+		return vector.NewAsync(envs)
 	}
-	return vector.NewSync(es)
+	return vector.NewSync(envs)
 }
 
 func (t *Trainer) newTrainCollector() error {
@@ -399,13 +387,14 @@ func (t *Trainer) Run(ctx context.Context) (res Result, err error) {
 // begin seeds and resets the envs, collects the prefill and runs the first
 // test.
 func (t *Trainer) begin(ctx context.Context) error {
+	nTrain := len(t.setup.TrainEnvs)
 	if t.train != nil {
-		if err := t.train.Reset(ctx, seeds(t.setup.Seed, len(t.trainEnvs))); err != nil {
+		if err := t.train.Reset(ctx, seeds(t.setup.Seed, nTrain)); err != nil {
 			return err
 		}
 	}
 	if t.test != nil {
-		if err := t.test.Reset(ctx, seeds(t.setup.Seed+uint64(len(t.trainEnvs)), len(t.testEnvs))); err != nil {
+		if err := t.test.Reset(ctx, seeds(t.setup.Seed+uint64(nTrain), len(t.setup.TestEnvs))); err != nil {
 			return err
 		}
 	}
@@ -417,9 +406,6 @@ func (t *Trainer) begin(ctx context.Context) error {
 		t.st.Prefill += int64(cs.Steps)
 		if err != nil {
 			return err
-		}
-		for _, e := range t.trainEnvs {
-			e.drain(nil)
 		}
 	}
 	if t.test != nil {
@@ -459,7 +445,7 @@ func (t *Trainer) onlineEpoch(ctx context.Context, epoch int) error {
 		if err != nil {
 			return err
 		}
-		mean, n := t.drainEpisodes()
+		mean, n := t.episodes(cs)
 		if t.setup.Progress != nil {
 			if err := t.setup.Progress.Update(done, t.lastTrainMean(mean, n)); err != nil {
 				return err
@@ -541,18 +527,14 @@ func (t *Trainer) offlineEpoch(ctx context.Context, epoch int) error {
 	return nil
 }
 
-// drainEpisodes collects the training episodes finished since the last
-// call from the envs and returns their mean return and number.
-func (t *Trainer) drainEpisodes() (float64, int) {
-	t.eps = t.eps[:0]
-	for _, e := range t.trainEnvs {
-		t.eps = e.drain(t.eps)
-	}
+// episodes counts the training episodes a collection finished and returns
+// their mean return and number.
+func (t *Trainer) episodes(cs collector.Stats) (float64, int) {
 	sum := 0.0
-	for _, e := range t.eps {
-		sum += e.ret
+	for _, r := range cs.Returns {
+		sum += r
 	}
-	n := len(t.eps)
+	n := len(cs.Returns)
 	t.st.Episodes += int64(n)
 	t.epochRet += sum
 	t.epochN += n
