@@ -31,10 +31,11 @@ type NetConfig struct {
 	// Without it they are separate MLPs with the same hidden sizes. It needs
 	// hidden layers. Default false.
 	Shared bool `json:"shared"`
-	// Orthogonal initializes every weight matrix orthogonally with gain 1
-	// and every bias with 0, as Tianshou's on-policy tests do; otherwise
-	// layers get PyTorch's default initialization. Default true.
-	Orthogonal bool `json:"orthogonal"`
+	// OrthogonalGain, when positive, initializes every weight matrix
+	// orthogonally with this gain and every bias with 0, as Tianshou's
+	// on-policy tests do (gain 1 for PPO, √2 for REINFORCE); 0 keeps
+	// PyTorch's default initialization. Default √2.
+	OrthogonalGain float64 `json:"orthogonal_gain"`
 	// LogStdInit is the initial log standard deviation of the Normal head
 	// of a Box action space (a parameter of the policy, independent of the
 	// observation). Default 0: σ = 1.
@@ -59,6 +60,9 @@ func (c NetConfig) Validate() error {
 	}
 	if math.IsNaN(c.LogStdInit) || math.IsInf(c.LogStdInit, 0) {
 		return fmt.Errorf("%w: log_std_init %v", ErrConfig, c.LogStdInit)
+	}
+	if !(c.OrthogonalGain >= 0) || math.IsInf(c.OrthogonalGain, 0) {
+		return fmt.Errorf("%w: orthogonal_gain %v", ErrConfig, c.OrthogonalGain)
 	}
 	return nil
 }
@@ -113,14 +117,14 @@ type Config struct {
 }
 
 // DefaultConfig returns the settings of Tianshou's CartPole REINFORCE test
-// (test/discrete/test_pg.py): an MLP with two hidden layers of 64,
-// orthogonally initialized, γ = 0.95, standardized returns, Adam with lr
-// 1e-3, deterministic evaluation.
+// (test/discrete/test_reinforce.py): an MLP with two hidden layers of 64,
+// orthogonally initialized with gain √2, γ = 0.95, standardized returns, Adam
+// with lr 1e-3; and deterministic evaluation, which that test leaves off.
 func DefaultConfig() Config {
 	o := optim.DefaultAdamConfig()
 	o.LR = 1e-3
 	return Config{
-		Net:                   NetConfig{Hidden: []int{64, 64}, Orthogonal: true},
+		Net:                   NetConfig{Hidden: []int{64, 64}, OrthogonalGain: math.Sqrt2},
 		Policy:                DefaultPolicy(),
 		Gamma:                 0.95,
 		ReturnStandardization: true,

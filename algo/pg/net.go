@@ -98,7 +98,7 @@ func NewNet(cfg NetConfig, obs, act env.Space, critic bool, rng *rand.Rand) (*Ne
 			crit = c
 		}
 	}
-	if cfg.Orthogonal {
+	if cfg.OrthogonalGain > 0 {
 		layers := []nn.Module{trunk, actor}
 		if crit != nil {
 			layers = append(layers, crit)
@@ -106,7 +106,7 @@ func NewNet(cfg NetConfig, obs, act env.Space, critic bool, rng *rand.Rand) (*Ne
 		for _, l := range layers {
 			for _, p := range l.Params() {
 				if p.Tensor.NDim() >= 2 {
-					p.Tensor.FillOrthogonal(rng, 1)
+					p.Tensor.FillOrthogonal(rng, cfg.OrthogonalGain)
 				} else {
 					p.Tensor.Fill(0)
 				}
