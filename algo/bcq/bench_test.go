@@ -1,0 +1,79 @@
+package bcq_test
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/bcq"
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/tensor"
+)
+
+// measure runs body b.N times after a warm-up call, reporting allocations
+// and the CPU time per operation besides the wall-clock time (the benchmark
+// machines are shared).
+func measure(b *testing.B, body func()) {
+	body()
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	for i := 0; i < b.N; i++ {
+		body()
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+func blasTag() string {
+	name, _, _ := strings.Cut(tensor.BLASName(), " ")
+	return "blas=" + name
+}
+
+// BenchmarkUpdate measures one update cycle of the CartPole configuration
+// (Tianshou's test): sample 64 transitions from a buffer of 20,000
+// (Tianshou's offline CartPole data), 3-step returns with constrained
+// targets (Q, imitation and target networks on obs_next), and an Adam step
+// of the Q and imitation networks, MLPs 4→64→64→2.
+func BenchmarkUpdate(b *testing.B) {
+	b.Logf("BLAS: %s", tensor.BLASName())
+	b.Run(blasTag(), func(b *testing.B) {
+		data := randomData(b, 20_000, 1)
+		probe := cartPoles(b, 1)[0]
+		c, err := bcq.New(bcq.DefaultConfig(), probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(3, 4)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var l algo.Learner
+		rng := rand.New(rand.NewPCG(5, 6))
+		measure(b, func() {
+			if _, err := l.Step(c, data, 64, rng); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// BenchmarkAct measures acting with ε-greedy exploration for 1 env
+// (deployment) and 100 (the test collector of the offline benchmark).
+func BenchmarkAct(b *testing.B) {
+	for _, k := range []int{1, 100} {
+		b.Run(blasTag()+"/envs="+strconv.Itoa(k), func(b *testing.B) {
+			probe := cartPoles(b, 1)[0]
+			c, err := bcq.New(bcq.DefaultConfig(), probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(3, 4)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			obs := batch.MustNew("obs", nd.Zeros(nd.Float32, k, 4))
+			var out batch.Batch
+			p := c.Policy()
+			measure(b, func() {
+				if err := p.Act(&out, obs, nil, true); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
