@@ -70,7 +70,9 @@ func TestPendulum(t *testing.T) {
 		th := -250.0
 		tc := trainer.Config{Epochs: 5, StepPerEpoch: 150000, EpisodePerCollect: 16, RepeatPerCollect: 2, BatchSize: 128, TestEpisodes: 100, TestInTrain: true, RewardThreshold: &th}
 		tr, err := trainer.New(a, tc, trainer.Setup{TrainEnvs: makeEnvs(t, "Pendulum-v1", 16), TestEnvs: makeEnvs(t, "Pendulum-v1", 100), Buffer: buf, Seed: seed,
-			OnEpoch: func(s trainer.EpochStats) { t.Logf("  epoch %d: train %.1f test %.1f", s.Epoch, s.TrainReturn, s.TestReturn) }})
+			OnEpoch: func(s trainer.EpochStats) {
+				t.Logf("  epoch %d: train %.1f test %.1f", s.Epoch, s.TrainReturn, s.TestReturn)
+			}})
 		if err != nil {
 			t.Fatal(err)
 		}
