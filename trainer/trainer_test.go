@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -452,4 +453,41 @@ func TestRestoreErrors(t *testing.T) {
 	if err := tr2.Restore(ctx, filepath.Join(dir, "missing")); err == nil {
 		t.Error("Restore of a missing file succeeded")
 	}
+}
+
+// FuzzCheckpointDecode restores arbitrary bytes as a checkpoint into a fresh
+// trainer: Restore must return an error or succeed, never panic.
+func FuzzCheckpointDecode(f *testing.F) {
+	dir := f.TempDir()
+	ckpt := filepath.Join(dir, "seed.ckpt")
+	build := func(t testing.TB, checkpoint string) *trainer.Trainer {
+		cfg := trainer.Config{Epochs: 1, StepPerEpoch: 6, StepPerCollect: 2, BatchSize: 2, TestEpisodes: 1}
+		tr, err := trainer.New(newOff(), cfg, trainer.Setup{TrainEnvs: fakes(2, 3), TestEnvs: fakes(1, 2),
+			Buffer: vectorBuf(t, 20, 2), Checkpoint: checkpoint})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	tr := build(f, ckpt)
+	if _, err := tr.Run(context.Background()); err != nil {
+		f.Fatal(err)
+	}
+	tr.Close()
+	good, err := os.ReadFile(ckpt)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte("GRLS\x01\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "c")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tr := build(t, "")
+		defer tr.Close()
+		_ = tr.Restore(context.Background(), path)
+	})
 }
