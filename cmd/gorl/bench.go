@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/gorl/gorl/tensor"
@@ -120,8 +119,7 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 	}
 	fmt.Fprintf(w, "%s on %s, stop at a mean test return ≥ %v over %d test episodes; %d training envs.\n\n",
 		spec.Algo, spec.Env, spec.Threshold, rc.Trainer.TestEpisodes, rc.TrainEnvs)
-	tw := tabwriter.NewWriter(w, 0, 4, 1, ' ', tabwriter.Debug)
-	fmt.Fprintln(tw, "seed\tsolved\tbest test return\tepochs\tenv steps\tupdates\twall s\tcollect s\tupdate s\ttest s\t")
+	tb := newTable(w, "seed", "solved", "best test return", "epochs", "env steps", "updates", "wall s", "collect s", "update s", "test s")
 	var walls, steps []float64
 	solved := 0
 	for i := range o.Seeds {
@@ -145,12 +143,13 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 		}
 		walls = append(walls, res.Duration.Seconds())
 		steps = append(steps, float64(res.EnvSteps+res.PrefillSteps))
-		fmt.Fprintf(tw, "%d\t%v\t%.1f ± %.1f\t%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t\n", seed, res.Solved,
-			res.BestReturn, res.BestStd, res.Epochs, res.EnvSteps+res.PrefillSteps, res.GradientSteps,
-			res.Duration.Seconds(), res.CollectTime.Seconds(), res.UpdateTime.Seconds(), res.TestTime.Seconds())
+		tb.Row(fmt.Sprint(seed), fmt.Sprint(res.Solved), fmt.Sprintf("%.1f ± %.1f", res.BestReturn, res.BestStd),
+			fmt.Sprint(res.Epochs), fmt.Sprint(res.EnvSteps+res.PrefillSteps), fmt.Sprint(res.GradientSteps),
+			fmt.Sprintf("%.2f", res.Duration.Seconds()), fmt.Sprintf("%.2f", res.CollectTime.Seconds()),
+			fmt.Sprintf("%.2f", res.UpdateTime.Seconds()), fmt.Sprintf("%.2f", res.TestTime.Seconds()))
 		fmt.Fprintf(o.Log, "%s %s seed %d: solved %v in %v\n", spec.Algo, spec.Env, seed, res.Solved, res.Duration.Round(time.Millisecond))
 	}
-	tw.Flush()
+	tb.Flush()
 	mw, ms := median(walls), median(steps)
 	fmt.Fprintf(w, "\nmedian: %.2f s, %.0f env steps (prefill included); solved on %d of %d seeds (need %d): %s\n",
 		mw, ms, solved, o.Seeds, spec.Need, verdict(solved >= spec.Need))

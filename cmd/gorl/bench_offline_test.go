@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/buffer"
+)
+
+// TestTable checks the Markdown layout: header, delimiter row, aligned
+// rows.
+func TestTable(t *testing.T) {
+	var b bytes.Buffer
+	tb := newTable(&b, "seed", "return")
+	tb.Row("0", "200.5 ± 3.0")
+	tb.Row("12", "9.0")
+	if err := tb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := `| seed | return      |
+| ---  | ---         |
+| 0    | 200.5 ± 3.0 |
+| 12   | 9.0         |
+`
+	if b.String() != want {
+		t.Errorf("table\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestSaveLoad checks the offline run's round trip through a file: the same
+// transitions come back, and the file size is recorded.
+func TestSaveLoad(t *testing.T) {
+	data, err := buffer.NewVector(buffer.Config{Size: 20}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 7 {
+		b := batch.MustNew("obs", [][]float32{{float32(i), rng.Float32()}, {1, 2}}, "act", []int64{int64(i % 2), 1},
+			"rew", []float64{1, 0.5}, "terminated", []bool{i == 4, false}, "truncated", []bool{false, false},
+			"obs_next", [][]float32{{0, 1}, {2, 3}})
+		if _, err := data.Add(b, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var r offlineResult
+	loaded, err := saveLoad(data, &r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.fileSize <= 0 {
+		t.Errorf("file size %d", r.fileSize)
+	}
+	idx := data.SampleIndices(0, nil)
+	var want, got batch.Batch
+	if err := data.TakeTo(&want, idx); err != nil {
+		t.Fatal(err)
+	}
+	if err := loaded.TakeTo(&got, idx); err != nil {
+		t.Fatal(err)
+	}
+	if loaded.Len() != 14 || !batch.Equal(&want, &got) {
+		t.Errorf("loaded %d transitions:\n%v\nwant\n%v", loaded.Len(), &got, &want)
+	}
+}
+
+// TestOfflineRun runs the offline pipeline for one seed (a few seconds)
+// and checks the table's structure; whether the targets are met depends on
+// the BLAS's rounding, so the test does not require it.
+func TestOfflineRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains DQN, BC and BCQ")
+	}
+	var out bytes.Buffer
+	if err := offlineRuns(context.Background(), BenchOptions{Seeds: 1, Log: io.Discard}, &out); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"| seed | DQN test return", "| 0    |", "BC: mean test return ≥ 195 on ", "BCQ: mean test return ≥ 195 on "} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the output lacks %q:\n%s", want, s)
+		}
+	}
+}
