@@ -276,5 +276,5 @@ func (n *Net) value(tp *tensor.Tape, f *tensor.Tensor) (*tensor.Tensor, error) {
 	if v.NDim() != 2 || v.Dim(0) != f.Dim(0) || v.Dim(1) != 1 {
 		return nil, fmt.Errorf("%w: critic output of shape %v for %d observations; want [%d 1]", ErrConfig, v.Shape(), f.Dim(0), f.Dim(0))
 	}
-	return tp.Reshape(v, v.Dim(0)), nil
+	return tp.Squeeze(v, 1), nil
 }

@@ -32,6 +32,8 @@ type Rollout struct {
 	obs, next tree
 	act       *tensor.Tensor
 	actND     *nd.Array
+	box       *env.Box // the Box whose width boxWidth is
+	boxWidth  int
 	cols      []column
 	perm      []int
 	mb        tree // the minibatch's observations
@@ -249,7 +251,7 @@ func (r *Rollout) loadAct(b *batch.Batch, act env.Space, n int) error {
 		if a.Ndim() != 1 || a.Dim(0) != n {
 			return fmt.Errorf("pg: act of shape %v; want [%d]", a.Shape(), n)
 		}
-		r.sizeAct(n)
+		r.sizeAct(n, 0)
 		dst := r.act.Data()
 		start, k := s.Start(), s.N()
 		if a.DType() == nd.Int64 && a.IsContiguous() {
@@ -270,11 +272,19 @@ func (r *Rollout) loadAct(b *batch.Batch, act env.Space, n int) error {
 		}
 		return nil
 	case *env.Box:
-		sh := s.Shape()
-		if len(sh) != 1 || a.Ndim() != 2 || a.Dim(0) != n || a.Dim(1) != sh[0] {
-			return fmt.Errorf("pg: act of shape %v for %v; want [%d %d]", a.Shape(), s, n, sh[0])
+		if s != r.box {
+			// Shape allocates a copy: read it once per space.
+			if sh := s.Shape(); len(sh) == 1 {
+				r.box, r.boxWidth = s, sh[0]
+			} else {
+				return fmt.Errorf("%w: actions of %v", ErrConfig, act)
+			}
 		}
-		r.sizeAct(n, sh[0])
+		m := r.boxWidth
+		if a.Ndim() != 2 || a.Dim(0) != n || a.Dim(1) != m {
+			return fmt.Errorf("pg: act of shape %v for %v; want [%d %d]", a.Shape(), s, n, m)
+		}
+		r.sizeAct(n, m)
 		if err := nd.CopyTo(r.actND, a); err != nil {
 			return fmt.Errorf("pg: act: %w", err)
 		}
@@ -283,25 +293,19 @@ func (r *Rollout) loadAct(b *batch.Batch, act env.Space, n int) error {
 	return fmt.Errorf("%w: actions of %v", ErrConfig, act)
 }
 
-// sizeAct makes r.act a tensor of the given shape, reusing it if it has it.
-func (r *Rollout) sizeAct(shape ...int) {
-	if r.act != nil && sameShape(r.act, shape) {
+// sizeAct makes r.act a tensor [n] (m = 0) or [n, m], reusing it if it has
+// that shape.
+func (r *Rollout) sizeAct(n, m int) {
+	a := r.act
+	if a != nil && a.Dim(0) == n && ((m == 0 && a.NDim() == 1) || (a.NDim() == 2 && a.Dim(1) == m)) {
 		return
 	}
-	r.act = tensor.New(shape...)
+	if m == 0 {
+		r.act = tensor.New(n)
+	} else {
+		r.act = tensor.New(n, m)
+	}
 	r.actND = r.act.ND()
-}
-
-func sameShape(t *tensor.Tensor, shape []int) bool {
-	if t.NDim() != len(shape) {
-		return false
-	}
-	for i, d := range shape {
-		if t.Dim(i) != d {
-			return false
-		}
-	}
-	return true
 }
 
 // load reads the value under key of b into the tree's tensors, rebuilding

@@ -1,0 +1,135 @@
+// Package pgtest holds what the tests of the on-policy algorithms (packages
+// pg, a2c and ppo) share: collections of transitions in a vector buffer,
+// linear layers with given weights for hand-computed losses, spaces, a
+// benchmark harness that reports CPU time, and whether the race detector
+// is on.
+package pgtest
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/nn"
+	"github.com/gorl/gorl/tensor"
+)
+
+// Discrete returns Discrete(n) starting at start.
+func Discrete(t testing.TB, n, start int64) *env.Discrete {
+	t.Helper()
+	d, err := env.NewDiscrete(n, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Box returns a float32 Box [lo, hi]ⁿ.
+func Box(t testing.TB, lo, hi float64, n int) *env.Box {
+	t.Helper()
+	b, err := env.NewBox(lo, hi, []int{n}, nd.Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Linear returns a linear layer y = W·x without bias, W given by rows, whose
+// weight requires gradients.
+func Linear(rows ...[]float32) *nn.Linear {
+	data := make([]float32, 0, len(rows)*len(rows[0]))
+	for _, r := range rows {
+		data = append(data, r...)
+	}
+	return &nn.Linear{Weight: tensor.MustFromSlice(data, len(rows), len(rows[0])).SetRequiresGrad(true)}
+}
+
+// Collection returns a vector buffer holding steps transitions of each of
+// envs envs, drawn from rng: observations are a 4-dimensional random walk
+// (float32), actions random in act (int64 for a Discrete space, float32 [m]
+// for a Box), rewards 1, and episodes terminate with probability 1/30 and
+// are truncated with probability 1/100 per step. The buffer holds exactly
+// the collection, as an on-policy trainer's does.
+func Collection(t testing.TB, envs, steps int, act env.Space, rng *rand.Rand) buffer.Buffer {
+	t.Helper()
+	buf, err := buffer.NewVector(buffer.Config{Size: envs * steps}, envs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := make([][]float32, envs)
+	for range steps {
+		next := make([][]float32, envs)
+		acts := make([]any, envs)
+		rew := make([]float64, envs)
+		term, trunc := make([]bool, envs), make([]bool, envs)
+		for j := range envs {
+			if obs[j] == nil {
+				obs[j] = []float32{0, 0, 0, 0}
+			}
+			next[j] = make([]float32, 4)
+			for k := range 4 {
+				next[j][k] = obs[j][k] + float32(rng.NormFloat64())*0.1
+			}
+			acts[j] = act.Sample(rng)
+			rew[j] = 1
+			term[j] = rng.IntN(30) == 0
+			trunc[j] = !term[j] && rng.IntN(100) == 0
+		}
+		a, err := nd.Stack(0, arrays(t, acts)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := batch.MustNew("obs", obs, "act", a, "rew", rew, "terminated", term, "truncated", trunc, "obs_next", next)
+		if _, err := buf.Add(b, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		for j := range envs {
+			obs[j] = next[j]
+			if term[j] || trunc[j] {
+				obs[j] = nil
+			}
+		}
+	}
+	return buf
+}
+
+func arrays(t testing.TB, vs []any) []*nd.Array {
+	out := make([]*nd.Array, len(vs))
+	for i, v := range vs {
+		a, ok := v.(*nd.Array)
+		if !ok {
+			t.Fatalf("a space sampled %T, not an array", v)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// Take returns the whole collection of buf in time order (the batch and
+// the indices an on-policy update gets from algo.Learner.StepAll).
+func Take(t testing.TB, buf buffer.Buffer) (*batch.Batch, []int) {
+	t.Helper()
+	idx := append([]int(nil), buf.SampleIndices(0, nil)...)
+	b := new(batch.Batch)
+	if err := buf.TakeTo(b, idx); err != nil {
+		t.Fatal(err)
+	}
+	return b, idx
+}
+
+// Measure runs body b.N times after a warm-up call, reporting allocations
+// and, besides the wall-clock time, the process's CPU time per operation
+// ("cpu-ns/op"), which other processes on a shared machine do not inflate.
+func Measure(b *testing.B, body func()) {
+	body()
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	for i := 0; i < b.N; i++ {
+		body()
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}

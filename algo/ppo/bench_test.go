@@ -1,0 +1,40 @@
+package ppo_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/pg/pgtest"
+	"github.com/gorl/gorl/algo/ppo"
+	"github.com/gorl/gorl/tensor"
+)
+
+func blasTag() string {
+	name, _, _ := strings.Cut(tensor.BLASName(), " ")
+	return "blas=" + name
+}
+
+// BenchmarkUpdate measures one update of the speed run's configuration
+// (DefaultConfig) on a collection of 2,000 transitions from 20 envs, as the
+// trainer runs it: the Learner takes the collection, Preprocess (values,
+// GAE, old log-probabilities), and 10 passes of 31 minibatches of 64 (the
+// last one 80).
+func BenchmarkUpdate(b *testing.B) {
+	b.Logf("BLAS: %s", tensor.BLASName())
+	b.Run(blasTag(), func(b *testing.B) {
+		act := pgtest.Discrete(b, 2, 0)
+		buf := pgtest.Collection(b, 20, 100, act, rand.New(rand.NewPCG(1, 2)))
+		p, err := ppo.New(ppo.DefaultConfig(), pgtest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var l algo.Learner
+		pgtest.Measure(b, func() {
+			if _, err := l.StepAll(p, buf, 64, 10); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
