@@ -425,6 +425,9 @@ func TestNStepPanics(t *testing.T) {
 // TestKernelAllocations locks the steady state of the kernels at zero
 // allocations.
 func TestKernelAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	n := 1000
 	adv, rew := make([]float32, n), make([]float64, n)
 	v, vNext := make([]float32, n), make([]float32, n)

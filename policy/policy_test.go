@@ -175,6 +175,9 @@ func TestQErrors(t *testing.T) {
 // TestQAllocations locks acting at zero allocations once dst holds its
 // arrays.
 func TestQAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	rng := rand.New(rand.NewPCG(1, 1))
 	mlp, err := nn.NewMLP(nn.MLPConfig{In: 4, Hidden: []int{64, 64}, Out: 2}, rng)
 	if err != nil {

@@ -514,6 +514,9 @@ func TestSaveLoad(t *testing.T) {
 // n-step returns with double Q targets, update, target copy) at zero
 // allocations.
 func TestUpdateAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	d, buf := train(t, 1, 3)
 	var l algo.Learner
 	rng := rand.New(rand.NewPCG(1, 1))

@@ -1,0 +1,5 @@
+//go:build !race
+
+package dqn_test
+
+const raceEnabled = false

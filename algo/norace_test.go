@@ -1,0 +1,5 @@
+//go:build !race
+
+package algo_test
+
+const raceEnabled = false
