@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -490,4 +491,62 @@ func FuzzCheckpointDecode(f *testing.F) {
 		defer tr.Close()
 		_ = tr.Restore(context.Background(), path)
 	})
+}
+
+// TestSteadyStateAllocations checks that the off-policy loop (collection,
+// updates, tests, logging) allocates nothing per step once running: four
+// more epochs of 150 steps, 30 updates and 2 test episodes each may cost at
+// most a few allocations (measured: none beyond noise of a few hundred per
+// run, which the first epoch also has).
+func TestSteadyStateAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	mallocs := func(epochs int) uint64 {
+		tr, _ := dqnRun(t, epochs, "", nil)
+		defer tr.Close()
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		if _, err := tr.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&m1)
+		return m1.Mallocs - m0.Mallocs
+	}
+	one, five := mallocs(1), mallocs(5)
+	t.Logf("allocations: 1 epoch %d, 5 epochs %d", one, five)
+	if five > one && five-one > 4*150/10 {
+		t.Errorf("1 epoch: %d allocations, 5 epochs: %d; more than 1 per 10 env steps of the 4 extra epochs", one, five)
+	}
+}
+
+// TestDeterminism runs the same DQN training twice: every statistic and
+// parameter must agree.
+func TestDeterminism(t *testing.T) {
+	run := func() (trainer.Result, *dqn.DQN, []trainer.EpochStats) {
+		var eps []trainer.EpochStats
+		tr, d := dqnRun(t, 3, "", func(s trainer.EpochStats) { eps = append(eps, s) })
+		defer tr.Close()
+		res, err := tr.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, d, eps
+	}
+	r1, d1, e1 := run()
+	r2, d2, e2 := run()
+	if r1.EnvSteps != r2.EnvSteps || r1.Episodes != r2.Episodes || r1.BestReturn != r2.BestReturn || r1.GradientSteps != r2.GradientSteps {
+		t.Errorf("two runs of one seed: %+v and %+v", r1, r2)
+	}
+	for i := range e1 {
+		if !same(e1[i].TrainReturn, e2[i].TrainReturn) || e1[i].TestReturn != e2[i].TestReturn {
+			t.Errorf("epoch %d differs: %+v and %+v", i+1, e1[i], e2[i])
+		}
+	}
+	p1, p2 := d1.Network().Params(), d2.Network().Params()
+	for i := range p1 {
+		if !p1[i].Tensor.Equal(p2[i].Tensor) {
+			t.Errorf("parameter %s differs between two runs of one seed", p1[i].Name)
+		}
+	}
 }
