@@ -358,10 +358,8 @@ func (c *core) specFor(path, top string, v any, st *addState) (colSpec, error) {
 		return colSpec{dt: nd.Object, leaf: true}, nil
 	default:
 		switch top {
-		case "obs", "act", "rew", "terminated", "truncated":
-			if path == top {
-				return colSpec{}, errorf(ErrType, path, "Add: cannot store "+describe(x))
-			}
+		case "rew", "terminated", "truncated":
+			return colSpec{}, errorf(ErrType, path, "Add: must be a number per transition, got "+describe(x))
 		}
 		return colSpec{dt: nd.Object}, nil
 	}

@@ -251,6 +251,13 @@ func TestAddErrors(t *testing.T) {
 			}
 		})
 	}
+	// A string reward on a fresh buffer.
+	fresh := mustReplay(t, buffer.Config{Size: 2})
+	if _, err := fresh.Add(batch.MustNew("obs", "text", "act", 1, "rew", "high", "terminated", false, "truncated", false), nil, nil); !errors.Is(err, buffer.ErrType) || fresh.Len() != 0 {
+		t.Errorf("string reward: %v", err)
+	}
+	// Object observations (strings) are stored.
+	mustAdd(t, fresh, batch.MustNew("obs", "text", "act", 1, "rew", 1, "terminated", false, "truncated", false), nil)
 	// Flags given as numbers are stored as value ≠ 0.
 	mustAdd(t, b, batch.MustNew("obs", 2, "act", 2, "rew", 1, "terminated", 1, "truncated", 0.0), nil)
 	if !b.Terminated()[1] || b.Truncated()[1] || !b.Done()[1] {

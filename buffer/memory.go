@@ -309,7 +309,9 @@ func orDefault(v, d float64) float64 {
 // PrioritizedMemory is Machin's PrioritizedBuffer: a Memory whose
 // transitions carry priorities, sampled with stratified proportional
 // sampling (one draw per equal segment of the total priority) and
-// returned with normalized importance-sampling weights.
+// returned with normalized importance-sampling weights. Store transitions
+// with its Append or AppendPriority: the embedded Memory's Append would
+// leave the slot's priority as it was.
 type PrioritizedMemory struct {
 	Memory
 	tree             *sumtree.Tree[float64]
