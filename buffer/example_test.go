@@ -183,7 +183,7 @@ func ExampleHER() {
 			x := float64(10*e + k)
 			obs := batch.MustNew("observation", []float64{x}, "achieved_goal", []float64{x}, "desired_goal", []float64{-1})
 			next := batch.MustNew("observation", []float64{x + 1}, "achieved_goal", []float64{x + 1}, "desired_goal", []float64{-1})
-			buf.Add(batch.MustNew("obs", obs, "act", 0, "rew", -(x + 2), "terminated", false, "truncated", k == 3, "obs_next", next), nil, nil)
+			buf.Add(batch.MustNew("obs", obs, "act", 0, "rew", -(x+2), "terminated", false, "truncated", k == 3, "obs_next", next), nil, nil)
 		}
 	}
 	got, idx, _ := buf.Sample(3, rand.New(rand.NewPCG(3, 4)))
