@@ -85,7 +85,10 @@
 //   - NatureCNN follows CleanRL's dqn_atari.py: the input is divided by 255
 //     inside the network (Scale; set it to 1 for inputs already scaled) and the
 //     body is one Sequential, so its names are CleanRL's without "network.".
-//     Scaling costs one elementwise pass (903,168 values at batch 32).
+//     The scale is folded into the first convolution's filters
+//     (conv(s·x, W) = conv(x, s·W), the gradient reaching W through the
+//     tape): 8,192 multiplications per step instead of 28,224 per sample;
+//     scaling the input cost 0.27 ms at batch 8 (7% of the forward pass).
 //   - NoisyLinear initializes σ to σ₀/√in for weights and biases as the paper
 //     states (Kaixhin's Rainbow uses σ₀/√out for the bias); its state names
 //     follow that implementation. Evaluation mode uses the mean weights, as

@@ -272,6 +272,24 @@ func TestNatureCNN(t *testing.T) {
 	}
 	m.Scale = 1
 	closeTo(t, "scaled", m.Forward(nil, y).Data(), f64(q.Data()), 1e-4)
+	// The gradients agree too: the scale folded into the first filters
+	// against the input scaled beforehand.
+	ps := m.Params()
+	grads := func(scale float32, in *tensor.Tensor) [][]float32 {
+		m.Scale = scale
+		var tp tensor.Tape
+		ps.ZeroGrad()
+		tp.Backward(tp.Sum(m.Forward(&tp, in)))
+		var out [][]float32
+		for _, p := range ps {
+			out = append(out, slices.Clone(p.Tensor.Grad()))
+		}
+		return out
+	}
+	folded, direct := grads(1.0/255, x), grads(1, y)
+	for i := range folded {
+		closeTo(t, "gradient of "+ps[i].Name, folded[i], f64(direct[i]), 1e-3*(1+float64(slices.Max(direct[i]))))
+	}
 	if f := NewNatureCNN(1, 0, rng).Forward(nil, tensor.New(1, 1, 84, 84)); !slices.Equal(f.Shape(), []int{1, 512}) {
 		t.Errorf("torso output shape %v", f.Shape())
 	}
