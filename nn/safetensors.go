@@ -187,6 +187,9 @@ func formatErr(format string, args ...any) error {
 // parseHeader decodes the JSON header: an object whose members are tensor
 // entries and at most one "__metadata__" object of strings.
 func parseHeader(h []byte) (map[string]string, []entry, error) {
+	if len(h) == 0 || h[0] != '{' {
+		return nil, nil, formatErr("header does not start with '{'")
+	}
 	dec := json.NewDecoder(bytes.NewReader(h))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, nil, formatErr("header is not a JSON object")
@@ -227,7 +230,7 @@ func parseHeader(h []byte) (map[string]string, []entry, error) {
 	if _, err := dec.Token(); err != nil {
 		return nil, nil, formatErr("header JSON: %v", err)
 	}
-	if rest := bytes.TrimRight(h[dec.InputOffset():], " "); len(rest) > 0 {
+	if rest := bytes.TrimRight(h[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
 		return nil, nil, formatErr("%d bytes after the header's JSON object", len(rest))
 	}
 	return meta, entries, nil

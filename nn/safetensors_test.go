@@ -148,6 +148,7 @@ func TestLoadErrors(t *testing.T) {
 		{"huge header", file("{}", MaxHeaderSize+1, nil), ErrFormat},
 		{"header beyond file", file("{}", 1000, nil), ErrFormat},
 		{"not an object", file(`[1,2]`, -1, nil), ErrFormat},
+		{"leading space", file(" "+good, -1, data8), ErrFormat},
 		{"bad JSON", file(`{"w":{`, -1, nil), ErrFormat},
 		{"trailing JSON", file(good+`{}`, -1, data8), ErrFormat},
 		{"duplicate", file(`{"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}`, -1, data8), ErrFormat},
@@ -178,10 +179,13 @@ func TestLoadErrors(t *testing.T) {
 			t.Errorf("%s: the tensor changed to %v on error", tc.name, d)
 		}
 	}
-	// The hand-made files are right apart from the defect: the good one loads.
-	ps := oneTensor()
-	if _, err := Load(bytes.NewReader(file(good, -1, data8)), ps); err != nil || ps[0].Tensor.Data()[1] != 2 {
-		t.Errorf("good file: %v, %v", err, ps[0].Tensor.Data())
+	// The hand-made files are right apart from the defect: the good one
+	// loads, also with JSON whitespace padding the header.
+	for _, h := range []string{good, good + "  \n\t "} {
+		ps := oneTensor()
+		if _, err := Load(bytes.NewReader(file(h, -1, data8)), ps); err != nil || ps[0].Tensor.Data()[1] != 2 {
+			t.Errorf("good file %q: %v, %v", h, err, ps[0].Tensor.Data())
+		}
 	}
 }
 
