@@ -214,6 +214,17 @@ func TestSchemaGrows(t *testing.T) {
 	if !ok || !slices.Equal(c.BatchShape(), []int{2}) || !nd.Equal(c.Probs.Index(nd.I(1)), probs) {
 		t.Errorf("policy.dist = %v, want a Categorical of batch shape [2] restacked from the stored rows", d)
 	}
+	// A leaf before other keys: the keys after it are sampled too.
+	b2 := mustReplay(t, buffer.Config{Size: 2})
+	mustAdd(t, b2, batch.MustNew("obs", 0, "act", 0, "rew", 0, "terminated", false, "truncated", false,
+		"info", batch.MustNew("dist", dist), "policy", batch.MustNew("logp", -1.5)), nil)
+	two, err := b2.Take([]int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := two.Get("info.dist"); !ok || !two.Has("policy.logp") {
+		t.Errorf("sampled %v, want info.dist and policy.logp", two)
+	}
 	keys := slices.Collect(got.Keys())
 	if want := []string{"obs", "act", "rew", "terminated", "truncated", "done", "info", "policy"}; !slices.Equal(keys, want) {
 		t.Errorf("sampled keys %v, want %v", keys, want)

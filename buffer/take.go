@@ -146,8 +146,12 @@ func (c *core) TakeTo(dst *batch.Batch, indices []int) error {
 			}
 		}
 		if o.col.leaf && o.mode == outPlain && n > 0 {
-			if ok, err := c.takeLeaves(dst, o, rows); ok || err != nil {
+			ok, err := c.takeLeaves(dst, o, rows)
+			if err != nil {
 				return err
+			}
+			if ok {
+				continue
 			}
 		}
 		a, err := ensure(dst, o.path, o.col.arr.DType(), n, fs, o.col.row)
