@@ -123,8 +123,8 @@ var dtypeSizes = map[string]int{
 // The file must hold exactly the tensors of ps, buffers included, each F32
 // with the same shape, as PyTorch's strict load_state_dict requires. Before
 // writing any tensor Load checks the whole file: the header length (at most
-// MaxHeaderSize and within the file), the JSON (an object of entries, no name
-// twice), every entry's dtype, shape and data offsets (begin ≤ end, end − begin
+// MaxHeaderSize and within the file), the JSON (an object starting at the
+// header's first byte, optionally followed by whitespace, no name twice), every entry's dtype, shape and data offsets (begin ≤ end, end − begin
 // the shape's size in bytes, the entries covering the data section exactly, in
 // any order, without overlap or gap), and the data's length. So on error ps is
 // unchanged. Load allocates memory in proportion to what it has read and to
