@@ -244,6 +244,8 @@ func putRows(col *column, rows []int, src *nd.Array) {
 // step. The storage holds the relabelled values until the next Add,
 // Update, Reset, Save, SaveHDF5 or sampling, so that n-step returns
 // computed from the buffer (Rew, TakeTo at Next indices) see them.
+// Sampling panics with ErrValue when no reward function is set (a loaded
+// buffer needs SetRewardFunc), as calling a nil function would.
 type HER struct{ *core }
 
 // NewHER returns an empty hindsight buffer. It returns an error wrapping

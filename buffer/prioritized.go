@@ -135,6 +135,7 @@ func pow(x, y float64) float64 {
 // batches carry importance-sampling weights under "weight", new
 // transitions enter with the largest priority given so far (1 at first),
 // and the learner reports new priorities (|TD error|) with UpdateWeight.
+// As in Tianshou, SampleAvail does not restrict prioritized draws.
 type Prioritized struct{ *core }
 
 // NewPrioritized returns an empty prioritized buffer. It returns an error
