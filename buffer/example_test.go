@@ -222,7 +222,7 @@ func ExampleMemory() {
 		}
 		mem.Append(t)
 	}
-	n, res, _ := mem.SampleBatch(32, true, buffer.RandomUnique,
+	n, res, _ := mem.SampleBatch(32, true, buffer.SampleRandomUnique,
 		[]string{"state", "action", "reward", "next_state", "terminal", "*"}, nil, rand.New(rand.NewPCG(1, 1)))
 	s, _ := res[0].(*batch.Batch).Array("state")
 	a, _ := res[1].(*batch.Batch).Array("action")

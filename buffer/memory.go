@@ -101,12 +101,12 @@ func (m *Memory) check(t *Transition) error {
 }
 
 // SampleMethod chooses the slots SampleBatch returns: up to n occupied
-// slots of m (Machin's sample_method). Random, RandomUnique and All are
+// slots of m (Machin's sample_method). SampleRandom, SampleRandomUnique and SampleAll are
 // the built-in ones.
 type SampleMethod func(m *Memory, n int, rng *rand.Rand) ([]int, error)
 
-// Random draws min(n, Len) slots uniformly with replacement.
-func Random(m *Memory, n int, rng *rand.Rand) ([]int, error) {
+// SampleRandom draws min(n, Len) slots uniformly with replacement.
+func SampleRandom(m *Memory, n int, rng *rand.Rand) ([]int, error) {
 	n = min(n, m.Len())
 	out := make([]int, max(n, 0))
 	for k := range out {
@@ -115,8 +115,8 @@ func Random(m *Memory, n int, rng *rand.Rand) ([]int, error) {
 	return out, nil
 }
 
-// RandomUnique draws min(n, Len) distinct slots uniformly.
-func RandomUnique(m *Memory, n int, rng *rand.Rand) ([]int, error) {
+// SampleRandomUnique draws min(n, Len) distinct slots uniformly.
+func SampleRandomUnique(m *Memory, n int, rng *rand.Rand) ([]int, error) {
 	l := m.Len()
 	n = max(min(n, l), 0)
 	if 4*n >= l {
@@ -133,11 +133,11 @@ func RandomUnique(m *Memory, n int, rng *rand.Rand) ([]int, error) {
 	return out, nil
 }
 
-// AllSlots returns every occupied slot, oldest first, whatever n is
+// SampleAll returns every occupied slot, oldest first, whatever n is
 // (Machin's "all").
-func AllSlots(m *Memory, _ int, _ *rand.Rand) ([]int, error) { return m.All(), nil }
+func SampleAll(m *Memory, _ int, _ *rand.Rand) ([]int, error) { return m.All(), nil }
 
-// SampleBatch samples transitions with method (RandomUnique when nil) and
+// SampleBatch samples transitions with method (SampleRandomUnique when nil) and
 // returns how many it took and, for each name of attrs in order (every
 // attribute when attrs is empty), the attribute over the sample:
 //
@@ -162,7 +162,7 @@ func (m *Memory) SampleBatch(n int, concatenate bool, method SampleMethod, attrs
 		return 0, nil, errorf(ErrValue, "", "SampleBatch: nil random source")
 	}
 	if method == nil {
-		method = RandomUnique
+		method = SampleRandomUnique
 	}
 	slots, err := method(m, n, rng)
 	if err != nil {

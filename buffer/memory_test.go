@@ -42,7 +42,7 @@ func TestSeed004Summary(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(seed(), 4))
-	n, res, err := m.SampleBatch(32, true, buffer.RandomUnique, []string{"state", "action", "reward", "next_state", "terminal", "*"}, nil, rng)
+	n, res, err := m.SampleBatch(32, true, buffer.SampleRandomUnique, []string{"state", "action", "reward", "next_state", "terminal", "*"}, nil, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestSampleMethods(t *testing.T) {
 		return out
 	}
 	// all: every transition, oldest first.
-	n, res, err := m.SampleBatch(0, false, buffer.AllSlots, []string{"id"}, nil, rng)
+	n, res, err := m.SampleBatch(0, false, buffer.SampleAll, []string{"id"}, nil, rng)
 	if err != nil || n != 10 {
 		t.Fatal(n, err)
 	}
@@ -114,7 +114,7 @@ func TestSampleMethods(t *testing.T) {
 		t.Errorf("all: ids %v", got)
 	}
 	// random_unique: distinct, at most Len.
-	n, res, err = m.SampleBatch(50, false, buffer.RandomUnique, []string{"id"}, nil, rng)
+	n, res, err = m.SampleBatch(50, false, buffer.SampleRandomUnique, []string{"id"}, nil, rng)
 	if err != nil || n != 10 {
 		t.Fatal(n, err)
 	}
@@ -123,12 +123,12 @@ func TestSampleMethods(t *testing.T) {
 	if !slices.Equal(got, []int{3, 4, 5, 6, 7, 8, 9, 10, 11, 12}) {
 		t.Errorf("random_unique of 50 from 10: %v", got)
 	}
-	n, res, err = m.SampleBatch(4, false, buffer.RandomUnique, []string{"id"}, nil, rng)
+	n, res, err = m.SampleBatch(4, false, buffer.SampleRandomUnique, []string{"id"}, nil, rng)
 	if got := ids(res, 0); err != nil || n != 4 || len(got) != 4 || len(slices.Compact(slices.Sorted(slices.Values(got)))) != 4 {
 		t.Errorf("random_unique of 4: %v %v", got, err)
 	}
 	// random: with replacement; min(n, Len) draws.
-	n, _, err = m.SampleBatch(50, false, buffer.Random, []string{"id"}, nil, rng)
+	n, _, err = m.SampleBatch(50, false, buffer.SampleRandom, []string{"id"}, nil, rng)
 	if err != nil || n != 10 {
 		t.Errorf("random of 50 from 10: %d %v", n, err)
 	}
