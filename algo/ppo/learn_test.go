@@ -28,8 +28,16 @@ func makeEnvs(t testing.TB, id string, n int) []env.Env {
 	return es
 }
 
+// TestCartPole is PPO's learning run with the settings of Tianshou's
+// CartPole test, those of the speed run (DefaultConfig; 20 training envs,
+// collections of 2,000 steps, 10 passes of minibatches of 64, 100 test
+// episodes, test-in-train): it must reach a mean test return of 195 on at
+// least 4 of 5 seeds. Run it with
+//
+//	go test -tags learning -run . -v ./algo/pg ./algo/a2c ./algo/ppo
 func TestCartPole(t *testing.T) {
 	t.Logf("BLAS: %s", tensor.BLASName())
+	solved := 0
 	for seed := uint64(0); seed < 5; seed++ {
 		start := time.Now()
 		probe, _ := env.Make("CartPole-v1")
@@ -48,14 +56,26 @@ func TestCartPole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if res.Solved {
+			solved++
+		}
 		t.Logf("seed %d: solved %v best %.1f±%.1f at epoch %d, %d env steps, %d updates, %v (collect %v, update %v, test %v)",
 			seed, res.Solved, res.BestReturn, res.BestStd, res.BestEpoch, res.EnvSteps, res.GradientSteps,
 			time.Since(start).Round(time.Millisecond), res.CollectTime.Round(time.Millisecond), res.UpdateTime.Round(time.Millisecond), res.TestTime.Round(time.Millisecond))
 	}
+	if solved < 4 {
+		t.Errorf("solved on %d of 5 seeds, want at least 4", solved)
+	}
 }
 
+// TestPendulum is PPO's learning run with a Normal head and the settings of
+// Tianshou's Pendulum test (ContinuousConfig; 16 training envs, 16 episodes
+// per collection, 2 passes of minibatches of 128, 100 test episodes,
+// test-in-train): it must reach a mean test return of −250 on at least 4 of
+// 5 seeds.
 func TestPendulum(t *testing.T) {
 	t.Logf("BLAS: %s", tensor.BLASName())
+	solved := 0
 	for seed := uint64(0); seed < 5; seed++ {
 		start := time.Now()
 		probe, _ := env.Make("Pendulum-v1")
@@ -81,8 +101,14 @@ func TestPendulum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if res.Solved {
+			solved++
+		}
 		t.Logf("seed %d: solved %v best %.1f±%.1f at epoch %d, %d env steps, %d updates, %v (collect %v, update %v, test %v)",
 			seed, res.Solved, res.BestReturn, res.BestStd, res.BestEpoch, res.EnvSteps, res.GradientSteps,
 			time.Since(start).Round(time.Millisecond), res.CollectTime.Round(time.Millisecond), res.UpdateTime.Round(time.Millisecond), res.TestTime.Round(time.Millisecond))
+	}
+	if solved < 4 {
+		t.Errorf("solved on %d of 5 seeds, want at least 4", solved)
 	}
 }
