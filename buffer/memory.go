@@ -101,8 +101,8 @@ func (m *Memory) check(t *Transition) error {
 }
 
 // SampleMethod chooses the slots SampleBatch returns: up to n occupied
-// slots of m (Machin's sample_method). SampleRandom, SampleRandomUnique and SampleAll are
-// the built-in ones.
+// slots of m (Machin's sample_method). SampleRandom, SampleRandomUnique
+// and SampleAll are the built-in ones.
 type SampleMethod func(m *Memory, n int, rng *rand.Rand) ([]int, error)
 
 // SampleRandom draws min(n, Len) slots uniformly with replacement.
@@ -137,9 +137,9 @@ func SampleRandomUnique(m *Memory, n int, rng *rand.Rand) ([]int, error) {
 // (Machin's "all").
 func SampleAll(m *Memory, _ int, _ *rand.Rand) ([]int, error) { return m.All(), nil }
 
-// SampleBatch samples transitions with method (SampleRandomUnique when nil) and
-// returns how many it took and, for each name of attrs in order (every
-// attribute when attrs is empty), the attribute over the sample:
+// SampleBatch samples transitions with method (SampleRandomUnique when
+// nil) and returns how many it took and, for each name of attrs in order
+// (every attribute when attrs is empty), the attribute over the sample:
 //
 //   - a major attribute: with concatenate a *batch.Batch whose arrays are
 //     the transitions' arrays stacked along the first axis ([n, …]),
