@@ -212,37 +212,7 @@ func Values[T any](b *Batch, keyPath string) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
-	var zero T
-	var want nd.DType
-	switch any(zero).(type) {
-	case bool:
-		want = nd.Bool
-	case int8:
-		want = nd.Int8
-	case int16:
-		want = nd.Int16
-	case int32:
-		want = nd.Int32
-	case int64:
-		want = nd.Int64
-	case uint8:
-		want = nd.Uint8
-	case uint16:
-		want = nd.Uint16
-	case uint32:
-		want = nd.Uint32
-	case uint64:
-		want = nd.Uint64
-	case float32:
-		want = nd.Float32
-	case float64:
-		want = nd.Float64
-	case nil:
-		if _, ok := any((*T)(nil)).(*any); ok {
-			want = nd.Object
-		}
-	}
-	if want != a.DType() {
+	if nd.DTypeOf[T]() != a.DType() {
 		return nil, &Error{Kind: ErrType, Path: keyPath, Msg: "array of dtype " + a.DType().String() + " read as " + reflect.TypeFor[T]().String()}
 	}
 	if !a.IsContiguous() {

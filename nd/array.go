@@ -152,8 +152,8 @@ func Full(dt DType, v any, shape ...int) (*Array, error) {
 // An error is returned if T is not an element type or len(data) differs
 // from the shape's size.
 func FromSlice[T any](data []T, shape ...int) (*Array, error) {
-	dt, ok := dtypeOf[T]()
-	if !ok {
+	dt := DTypeOf[T]()
+	if dt == 0 {
 		var z T
 		return nil, errorf(ErrDType, "FromSlice: %T is not an element type", z)
 	}
@@ -321,7 +321,7 @@ func Data[T any](a *Array) []T {
 }
 
 func checkElemType[T any](a *Array, op string) {
-	if dt, ok := dtypeOf[T](); !ok || dt != a.dt {
+	if DTypeOf[T]() != a.dt {
 		var z T
 		panic(errorf(ErrDType, "%s: element type %T does not match dtype %v", op, z, a.dt))
 	}

@@ -160,41 +160,43 @@ func CanCast(from, to DType) bool {
 	return from.kind() <= to.kind()
 }
 
-// dtypeOf returns the dtype of a Go element type T and whether T is one
-// of the element types (bool, the sized ints and uints, float32, float64,
-// or any for Object).
-func dtypeOf[T any]() (DType, bool) {
+// DTypeOf returns the dtype whose elements have the Go type T: Bool for
+// bool, Int8…Int64 and Uint8…Uint64 for the sized integer types, Float32,
+// Float64, and Object for any (the element type of Object arrays). For any
+// other T (int, string, a named type, another interface) it returns the
+// zero DType, which is not a valid element type.
+func DTypeOf[T any]() DType {
 	var z T
 	switch any(z).(type) {
 	case bool:
-		return Bool, true
+		return Bool
 	case int8:
-		return Int8, true
+		return Int8
 	case int16:
-		return Int16, true
+		return Int16
 	case int32:
-		return Int32, true
+		return Int32
 	case int64:
-		return Int64, true
+		return Int64
 	case uint8:
-		return Uint8, true
+		return Uint8
 	case uint16:
-		return Uint16, true
+		return Uint16
 	case uint32:
-		return Uint32, true
+		return Uint32
 	case uint64:
-		return Uint64, true
+		return Uint64
 	case float32:
-		return Float32, true
+		return Float32
 	case float64:
-		return Float64, true
+		return Float64
 	case nil:
 		// T is an interface type; only `any` itself is an element type.
 		if _, ok := any((*T)(nil)).(*any); ok {
-			return Object, true
+			return Object
 		}
 	}
-	return 0, false
+	return 0
 }
 
 // scalar describes a Go scalar value: its dtype when stored, whether it

@@ -82,3 +82,24 @@ func TestCanCast(t *testing.T) {
 		}
 	}
 }
+
+func TestDTypeOf(t *testing.T) {
+	type celsius float32 // a named type is not an element type
+	cases := []struct {
+		got, want nd.DType
+	}{
+		// The element types listed in the DType documentation.
+		{nd.DTypeOf[bool](), nd.Bool}, {nd.DTypeOf[int8](), nd.Int8}, {nd.DTypeOf[int16](), nd.Int16},
+		{nd.DTypeOf[int32](), nd.Int32}, {nd.DTypeOf[int64](), nd.Int64}, {nd.DTypeOf[uint8](), nd.Uint8},
+		{nd.DTypeOf[uint16](), nd.Uint16}, {nd.DTypeOf[uint32](), nd.Uint32}, {nd.DTypeOf[uint64](), nd.Uint64},
+		{nd.DTypeOf[float32](), nd.Float32}, {nd.DTypeOf[float64](), nd.Float64}, {nd.DTypeOf[any](), nd.Object},
+		// Not element types.
+		{nd.DTypeOf[int](), 0}, {nd.DTypeOf[uint](), 0}, {nd.DTypeOf[string](), 0},
+		{nd.DTypeOf[error](), 0}, {nd.DTypeOf[celsius](), 0}, {nd.DTypeOf[[]float32](), 0},
+	}
+	for i, c := range cases {
+		if c.got != c.want {
+			t.Errorf("case %d: DTypeOf = %v, want %v", i, c.got, c.want)
+		}
+	}
+}

@@ -182,3 +182,8 @@ func ExampleError() {
 	// true
 	// nd: could not broadcast input array from shape (3,) into shape (2,)
 }
+
+func ExampleDTypeOf() {
+	fmt.Println(nd.DTypeOf[float32](), nd.DTypeOf[any](), nd.DTypeOf[int]() == 0)
+	// Output: float32 object true
+}

@@ -1,8 +1,11 @@
 package nd
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -291,7 +294,7 @@ func (f *elemFormat) format(a *Array, off int) string {
 	case kindFloat:
 		return f.formatFloat(floatAt(a, off))
 	}
-	return pyRepr(elems[any](a)[off])
+	return objectRepr(elems[any](a)[off])
 }
 
 func (f *elemFormat) formatFloat(x float64, bits int) string {
@@ -317,30 +320,139 @@ func (f *elemFormat) formatFloat(x float64, bits int) string {
 }
 
 // pyRepr prints a Go value the way Python's repr prints the corresponding
-// Python value: None, True, 'text', 1.0, 1e-05, and an *Array as its
-// String.
+// Python value: None, True, 'text', 1.0, 1e-05, a Go slice or array as a
+// list ([1, 'x']), a map as a dict ({'a': 1}, keys sorted since Go maps
+// have no order), and an *Array as its String. Other values print with
+// fmt's %v.
 func pyRepr(v any) string {
+	var b strings.Builder
+	writeRepr(&b, v, 0)
+	return b.String()
+}
+
+// objectRepr prints an element of an Object array as numpy does: as
+// pyRepr, except that a list (a Go slice or array) is shown as
+// list([1, 'x']), numpy's way to tell it from a nested array.
+func objectRepr(v any) string {
+	if v != nil {
+		if k := reflect.TypeOf(v).Kind(); k == reflect.Slice || k == reflect.Array {
+			return "list(" + pyRepr(v) + ")"
+		}
+	}
+	return pyRepr(v)
+}
+
+// maxReprDepth bounds the nesting pyRepr follows, so that a container
+// holding itself prints "..." (as Python prints [[...]]) instead of
+// recursing forever.
+const maxReprDepth = 64
+
+func writeRepr(b *strings.Builder, v any, depth int) {
 	switch x := v.(type) {
 	case nil:
-		return "None"
+		b.WriteString("None")
+		return
 	case bool:
 		if x {
-			return "True"
+			b.WriteString("True")
+		} else {
+			b.WriteString("False")
 		}
-		return "False"
+		return
 	case string:
-		return pyString(x)
+		b.WriteString(pyString(x))
+		return
 	case float64:
-		return pyFloat(x, 64)
+		b.WriteString(pyFloat(x, 64))
+		return
 	case float32:
-		return pyFloat(float64(x), 32)
+		b.WriteString(pyFloat(float64(x), 32))
+		return
 	case *Array:
 		if x == nil {
-			return "None"
+			b.WriteString("None")
+		} else {
+			b.WriteString(x.String())
 		}
-		return x.String()
+		return
 	}
-	return fmt.Sprint(v)
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map:
+	default:
+		fmt.Fprint(b, v)
+		return
+	}
+	if depth >= maxReprDepth {
+		b.WriteString("...")
+		return
+	}
+	if rv.Kind() != reflect.Map {
+		b.WriteByte('[')
+		for i := 0; i < rv.Len(); i++ {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeRepr(b, rv.Index(i).Interface(), depth+1)
+		}
+		b.WriteByte(']')
+		return
+	}
+	keys := rv.MapKeys()
+	slices.SortFunc(keys, compareKeys)
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		writeRepr(b, k.Interface(), depth+1)
+		b.WriteString(": ")
+		writeRepr(b, rv.MapIndex(k).Interface(), depth+1)
+	}
+	b.WriteByte('}')
+}
+
+// compareKeys orders map keys for printing: strings, integers, unsigned
+// integers, floats and bools by value; keys of other kinds, or of kinds
+// that differ (in a map with interface keys), by their printed form.
+func compareKeys(x, y reflect.Value) int {
+	for x.Kind() == reflect.Interface && !x.IsNil() {
+		x = x.Elem()
+	}
+	for y.Kind() == reflect.Interface && !y.IsNil() {
+		y = y.Elem()
+	}
+	if x.Kind() == y.Kind() {
+		switch x.Kind() {
+		case reflect.String:
+			return strings.Compare(x.String(), y.String())
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			return cmp.Compare(x.Int(), y.Int())
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			return cmp.Compare(x.Uint(), y.Uint())
+		case reflect.Float32, reflect.Float64:
+			return cmp.Compare(x.Float(), y.Float())
+		case reflect.Bool:
+			return cmp.Compare(boolInt(x.Bool()), boolInt(y.Bool()))
+		}
+	}
+	return strings.Compare(fmt.Sprint(valueOf(x)), fmt.Sprint(valueOf(y)))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// valueOf returns the Go value held by a reflect.Value, nil for an invalid
+// one (a nil interface key).
+func valueOf(v reflect.Value) any {
+	if !v.IsValid() || !v.CanInterface() {
+		return nil
+	}
+	return v.Interface()
 }
 
 // pyFloat is Python's float repr: the shortest round-tripping digits,

@@ -2,6 +2,7 @@ package nd_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/nd"
@@ -85,5 +86,60 @@ func TestStr(t *testing.T) {
 		if got := c.a.Str(); got != c.want {
 			t.Errorf("got\n%s\nwant\n%s", got, c.want)
 		}
+	}
+}
+
+func objects(t *testing.T, v ...any) *nd.Array {
+	t.Helper()
+	a, err := nd.FromSlice(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestObjectRepr(t *testing.T) {
+	cyclic := []any{nil}
+	cyclic[0] = cyclic
+	cases := []struct {
+		name string
+		a    *nd.Array
+		repr string // String
+		str  string // Str
+	}{
+		// numpy 2 on the same Python values: np.array([{}, {'a': 1}]) and an
+		// object array whose elements are set to lists (numpy's
+		// _object_format writes a list element as list([...])).
+		{"dicts", objects(t, map[string]any{}, map[string]any{"a": 1}),
+			"array([{}, {'a': 1}], dtype=object)", "[{} {'a': 1}]"},
+		{"list", objects(t, []any{1, "x"}, nil),
+			"array([list([1, 'x']), None], dtype=object)", "[list([1, 'x']) None]"},
+		{"nested", objects(t, map[string]any{"b": []any{1.5, true, nil}, "a": "it's"}),
+			`array([{'a': "it's", 'b': [1.5, True, None]}], dtype=object)`, `[{'a': "it's", 'b': [1.5, True, None]}]`},
+		{"typed containers", objects(t, map[int]string{10: "a", 2: "b"}, []float32{0.5}, [2]bool{true, false}),
+			"array([{2: 'b', 10: 'a'}, list([0.5]), list([True, False])], dtype=object)",
+			"[{2: 'b', 10: 'a'} list([0.5]) list([True, False])]"},
+		{"array in dict", objects(t, map[string]any{"x": nd.MustNew([]int{1, 2})}),
+			"array([{'x': array([1, 2])}], dtype=object)", "[{'x': array([1, 2])}]"},
+		{"mixed keys", objects(t, map[any]int{"b": 1, 2: 2, "a": 3}),
+			"array([{2: 2, 'a': 3, 'b': 1}], dtype=object)", "[{2: 2, 'a': 3, 'b': 1}]"},
+		{"0-d dict", nd.MustNew(map[string]any{"env_id": 3}),
+			"array({'env_id': 3}, dtype=object)", "{'env_id': 3}"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.a.String(); got != c.repr {
+				t.Errorf("String:\ngot  %s\nwant %s", got, c.repr)
+			}
+			if got := c.a.Str(); got != c.str {
+				t.Errorf("Str:\ngot  %s\nwant %s", got, c.str)
+			}
+		})
+	}
+	// A list holding itself prints with a bounded depth instead of
+	// recursing forever.
+	s := objects(t, cyclic).String()
+	if !strings.Contains(s, "...") || len(s) > 1000 {
+		t.Errorf("cyclic list printed as %q", s)
 	}
 }
