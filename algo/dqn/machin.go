@@ -157,7 +157,7 @@ var machinAttrs = []string{"state", "action", "reward", "next_state", "terminal"
 // returns the loss. It returns an error if the memory is empty or its
 // transitions do not fit the networks.
 func (m *Machin) Update() (float64, error) {
-	n, vals, err := m.mem.SampleBatch(m.cfg.BatchSize, true, buffer.RandomUnique, machinAttrs, nil, m.rng)
+	n, vals, err := m.mem.SampleBatch(m.cfg.BatchSize, true, buffer.SampleRandomUnique, machinAttrs, nil, m.rng)
 	if err != nil {
 		return 0, fmt.Errorf("dqn: sample: %w", err)
 	}
