@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/tensor"
 )
@@ -125,4 +127,75 @@ func BenchmarkSaveLoad(b *testing.B) {
 			}
 		})
 	})
+}
+
+// BenchmarkRecurrentCells measures one training step (forward, mean, backward)
+// of the recurrent cells at batch 16 with 64 inputs and 128 hidden units, a
+// recurrent policy's size.
+func BenchmarkRecurrentCells(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	x, h, c := tensor.New(16, 64), tensor.New(16, 128), tensor.New(16, 128)
+	x.FillNormal(rng, 0, 1)
+	gru, lstm := nn.NewGRUCell(64, 128, rng), nn.NewLSTMCell(64, 128, rng)
+	for _, tc := range []struct {
+		name string
+		f    func(tp *tensor.Tape) *tensor.Tensor
+	}{
+		{"gru", func(tp *tensor.Tape) *tensor.Tensor { return gru.Forward(tp, x, h) }},
+		{"lstm", func(tp *tensor.Tape) *tensor.Tensor {
+			h2, _ := lstm.Forward(tp, x, h, c)
+			return h2
+		}},
+	} {
+		b.Run(blasTag()+"/"+tc.name, func(b *testing.B) {
+			var tp tensor.Tape
+			measure(b, func() {
+				tp.Reset()
+				tp.Backward(tp.Mean(tc.f(&tp)))
+			})
+		})
+	}
+}
+
+// actor is a one-input Model around a layer, for BenchmarkCaller.
+type actor struct{ nn.Layer }
+
+var actorInputs = []string{"obs"}
+
+func (*actor) Inputs() []string { return actorInputs }
+func (a *actor) Call(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
+	return a.Forward(tp, in[0])
+}
+
+// BenchmarkCaller measures acting through Caller (key lookup, cached tensor)
+// with the 4→128→128→2 MLP at batch 1, against BenchmarkMLPInference's direct
+// call: float32 observations are shared, uint8 ones converted at every call.
+func BenchmarkCaller(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	q, err := nn.NewMLP(nn.MLPConfig{In: 4, Hidden: []int{128, 128}, Out: 2}, rng)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f32, _ := nd.FromSlice([]float32{0.1, 0.2, 0.3, 0.4}, 1, 4)
+	u8, _ := nd.FromSlice([]uint8{1, 2, 3, 4}, 1, 4)
+	for _, tc := range []struct {
+		name string
+		obs  *nd.Array
+	}{{"float32", f32}, {"uint8", u8}} {
+		b.Run(blasTag()+"/"+tc.name, func(b *testing.B) {
+			data := batch.MustNew("obs", tc.obs, "rew", 1.0)
+			var c nn.Caller
+			var tp tensor.Tape
+			tp.SetGradEnabled(false)
+			m := &actor{q}
+			measure(b, func() {
+				tp.Reset()
+				out, err := c.Call(&tp, m, data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sink = out
+			})
+		})
+	}
 }
