@@ -37,9 +37,9 @@
 //   - The target network starts as a copy of the online network and has the
 //     same parameter structure (checked by NewWithNetworks).
 //   - An update cycle (sample, n-step returns with double-Q targets, update,
-//     target update) allocates nothing in steady state with the MLP (locked
-//     by an AllocsPerRun test); a dueling head allocates in package tensor's
-//     broadcasting operations.
+//     target update) allocates nothing in steady state (locked by an
+//     AllocsPerRun test for the MLP; measured 0 for a dueling head with Huber
+//     loss and soft updates too).
 //   - Save writes every piece of state (networks, Adam's moments, the
 //     policy's random source, counters), so Load into a DQN of the same
 //     configuration continues bit for bit (tested).
@@ -71,6 +71,10 @@
 //     gradient, so weights apply to both losses.
 //   - Measured on this machine kind with OpenBLAS on one thread (CPU time, the
 //     machine being shared): an update cycle of the CartPole configuration
-//     costs about 0.9 ms, three quarters of it in the matrix products and
-//     Adam's step of the 50,000 parameters; acting for 10 envs 44 µs.
+//     costs 0.84–0.89 ms, of which the profile puts 45% in the matrix products,
+//     30% in Adam's step of the 50,000 parameters and 13% in ReLU, and this
+//     package's own work below the profile's resolution; acting for 10 envs
+//     costs 42–46 µs. Trained with the CartPole defaults, 5 of 5 seeds reach a
+//     mean test return of 195 in a median 0.93 s of wall time (gorl bench
+//     dqn-cartpole; Tianshou 2.0.1: 9.2 s).
 package dqn
