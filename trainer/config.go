@@ -61,7 +61,8 @@ type Config struct {
 	TestExploration bool `json:"test_exploration"`
 	// RewardThreshold is the stop criterion: training stops when the mean
 	// return of the test episodes reaches it. Nil means none (Setup.Stop
-	// may give another criterion).
+	// may give another criterion; gorl train fills in the env's registered
+	// reward threshold).
 	RewardThreshold *float64 `json:"reward_threshold"`
 	// LogInterval is the number of env steps (gradient steps for the
 	// offline trainer) between two logged records of training and update
