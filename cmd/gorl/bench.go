@@ -119,8 +119,8 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 	}
 	fmt.Fprintf(w, "%s on %s, stop at a mean test return ≥ %v over %d test episodes; %d training envs.\n\n",
 		spec.Algo, spec.Env, spec.Threshold, rc.Trainer.TestEpisodes, rc.TrainEnvs)
-	tb := newTable(w, "seed", "solved", "best test return", "epochs", "env steps", "updates", "wall s", "collect s", "update s", "test s")
-	var walls, steps []float64
+	tb := newTable(w, "seed", "solved", "best test return", "epochs", "env steps", "updates", "wall s", "cpu s", "collect s", "update s", "test s")
+	var walls, cpus, steps []float64
 	solved := 0
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
@@ -133,7 +133,9 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 		if err != nil {
 			return err
 		}
+		cpu0, _ := cpuTime()
 		res, err := s.tr.Run(ctx)
+		cpu1, measured := cpuTime()
 		s.tr.Close()
 		if err != nil {
 			return err
@@ -141,11 +143,16 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 		if res.Solved {
 			solved++
 		}
+		cpu := "-"
+		if measured {
+			cpus = append(cpus, (cpu1 - cpu0).Seconds())
+			cpu = fmt.Sprintf("%.2f", (cpu1 - cpu0).Seconds())
+		}
 		walls = append(walls, res.Duration.Seconds())
 		steps = append(steps, float64(res.EnvSteps+res.PrefillSteps))
 		tb.Row(fmt.Sprint(seed), fmt.Sprint(res.Solved), fmt.Sprintf("%.1f ± %.1f", res.BestReturn, res.BestStd),
 			fmt.Sprint(res.Epochs), fmt.Sprint(res.EnvSteps+res.PrefillSteps), fmt.Sprint(res.GradientSteps),
-			fmt.Sprintf("%.2f", res.Duration.Seconds()), fmt.Sprintf("%.2f", res.CollectTime.Seconds()),
+			fmt.Sprintf("%.2f", res.Duration.Seconds()), cpu, fmt.Sprintf("%.2f", res.CollectTime.Seconds()),
 			fmt.Sprintf("%.2f", res.UpdateTime.Seconds()), fmt.Sprintf("%.2f", res.TestTime.Seconds()))
 		fmt.Fprintf(o.Log, "%s %s seed %d: solved %v in %v\n", spec.Algo, spec.Env, seed, res.Solved, res.Duration.Round(time.Millisecond))
 	}
@@ -153,6 +160,9 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 	mw, ms := median(walls), median(steps)
 	fmt.Fprintf(w, "\nmedian: %.2f s, %.0f env steps (prefill included); solved on %d of %d seeds (need %d): %s\n",
 		mw, ms, solved, o.Seeds, spec.Need, verdict(solved >= spec.Need))
+	if len(cpus) > 0 {
+		fmt.Fprintf(w, "median CPU time %.2f s (the process's user + system time: on a loaded machine wall time exceeds it)\n", median(cpus))
+	}
 	if spec.RefSeconds > 0 {
 		fmt.Fprintf(w, "%s; speedup %.1f× (target ≥ %.0f×): %s\n", spec.Reference, spec.RefSeconds/mw, spec.Speedup,
 			verdict(spec.RefSeconds/mw >= spec.Speedup))
