@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"testing"
 
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/optim"
@@ -167,8 +166,8 @@ func Example_resume() {
 // Example_dqnUpdate is the update of a DQN agent: Q(s, a) of the online
 // network against r + γ·maxₐ Q'(s', a) of a target network (computed without
 // gradients), a Huber loss, gradient clipping, an Adam step, and a Polyak
-// update of the target network. On a reset tape, every step after the first
-// allocates nothing.
+// update of the target network. On a reset tape, every update after the
+// first allocates nothing (TestStepNoAlloc checks this loop).
 func Example_dqnUpdate() {
 	rng := rand.New(rand.NewPCG(1, 1))
 	cfg := nn.MLPConfig{In: 4, Hidden: []int{64, 64}, Out: 2}
@@ -220,8 +219,5 @@ func Example_dqnUpdate() {
 		update()
 	}
 	fmt.Println("loss fell:", update() < first/10)
-	fmt.Println("allocations per update:", testing.AllocsPerRun(10, func() { update() }))
-	// Output:
-	// loss fell: true
-	// allocations per update: 0
+	// Output: loss fell: true
 }

@@ -173,13 +173,51 @@ func slotsCopy(ss []slot) []float32 {
 	return out
 }
 
+// TestStepNoAlloc locks the optimizers' steps, and a whole DQN update
+// through nn and optim (as Example_dqnUpdate writes it), at zero allocations.
+// The race detector allocates on its own, so it is skipped under -race.
 func TestStepNoAlloc(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
 	for _, k := range kinds {
 		tr := newTrainer(t, 1, k.make)
 		tr.steps(0, 2)
 		if n := testing.AllocsPerRun(10, func() { tr.opt.Step(); tr.opt.ZeroGrad() }); n != 0 {
 			t.Errorf("%s: Step allocates %v times", k.name, n)
 		}
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	cfg := nn.MLPConfig{In: 4, Hidden: []int{16}, Out: 2}
+	online, _ := nn.NewMLP(cfg, rng)
+	target, _ := nn.NewMLP(cfg, rng)
+	ps, tps := online.Params(), target.Params()
+	opt, err := NewAdam(ps, DefaultAdamConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, next, rew := tensor.New(8, 4), tensor.New(8, 4), tensor.New(8)
+	obs.FillNormal(rng, 0, 1)
+	next.FillNormal(rng, 0, 1)
+	act := []int{0, 1, 0, 1, 1, 0, 0, 1}
+	var tp tensor.Tape
+	update := func() {
+		tp.Reset()
+		prev := tp.SetGradEnabled(false)
+		y := tp.Add(rew, tp.MulScalar(tp.MaxAxis(target.Forward(&tp, next), 1, false), 0.99))
+		tp.SetGradEnabled(prev)
+		loss := tp.Huber(tp.Gather(online.Forward(&tp, obs), 1, act), y, 1)
+		opt.ZeroGrad()
+		tp.Backward(loss)
+		ClipGradNorm(ps, 10)
+		opt.Step()
+		if err := nn.SoftUpdate(tps, ps, 0.005); err != nil {
+			t.Fatal(err)
+		}
+	}
+	update()
+	if n := testing.AllocsPerRun(10, update); n != 0 {
+		t.Errorf("a DQN update allocates %v times", n)
 	}
 }
 
