@@ -1,0 +1,66 @@
+package policy_test
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/nn"
+	"github.com/gorl/gorl/policy"
+	"github.com/gorl/gorl/tensor"
+)
+
+// measure runs body b.N times after a warm-up call, reporting allocations
+// and the CPU time per operation besides the wall-clock time.
+func measure(b *testing.B, body func()) {
+	body()
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	for i := 0; i < b.N; i++ {
+		body()
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+func blasTag() string {
+	name, _, _ := strings.Cut(tensor.BLASName(), " ")
+	return "blas=" + name
+}
+
+// BenchmarkAct acts for 1 env and 8 envs (the collector benchmark's
+// setting) with the MLP 4→64→64→2 of the collector benchmark: the Q policy
+// ε-greedily, the Actor by sampling a Categorical.
+func BenchmarkAct(b *testing.B) {
+	space, _ := env.NewDiscrete(2, 0)
+	for _, k := range []int{1, 8} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		mlp, err := nn.NewMLP(nn.MLPConfig{In: 4, Hidden: []int{64, 64}, Out: 2}, rng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		obs := batch.MustNew("obs", nd.Zeros(nd.Float32, k, 4))
+		q, _ := policy.NewQ(policy.ObsNet{Layer: mlp}, space, rng)
+		q.SetEps(0.1, 0.05)
+		q.SetTrainingStep(true)
+		actor, _ := policy.NewActor(policy.ObsNet{Layer: mlp}, policy.CategoricalHead{}, space, rng, policy.ActorConfig{})
+		actor.SetTrainingStep(true)
+		for _, p := range []struct {
+			name string
+			p    policy.Policy
+		}{{"q", q}, {"actor", actor}} {
+			b.Run(blasTag()+"/"+p.name+"/envs="+strconv.Itoa(k), func(b *testing.B) {
+				var out batch.Batch
+				measure(b, func() {
+					if err := p.p.Act(&out, obs, nil, true); err != nil {
+						b.Fatal(err)
+					}
+				})
+			})
+		}
+	}
+}
