@@ -38,3 +38,24 @@ func BenchmarkUpdate(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkUpdateContinuous measures one update of ContinuousConfig (the
+// Pendulum settings) on 16 episodes of 200 steps (3,200 transitions): values
+// with return scaling, GAE, old log-probabilities, then 2 passes of
+// minibatches of 128 with value clipping and advantage normalization.
+func BenchmarkUpdateContinuous(b *testing.B) {
+	b.Run(blasTag(), func(b *testing.B) {
+		act := pgtest.Box(b, -2, 2, 1)
+		buf := pgtest.Collection(b, 16, 200, act, rand.New(rand.NewPCG(1, 2)))
+		p, err := ppo.New(ppo.ContinuousConfig(), pgtest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var l algo.Learner
+		pgtest.Measure(b, func() {
+			if _, err := l.StepAll(p, buf, 128, 2); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}

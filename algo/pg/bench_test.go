@@ -1,0 +1,65 @@
+package pg_test
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/pg"
+	"github.com/gorl/gorl/algo/pg/pgtest"
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/tensor"
+)
+
+func blasTag() string {
+	name, _, _ := strings.Cut(tensor.BLASName(), " ")
+	return "blas=" + name
+}
+
+// BenchmarkUpdate measures one update of DefaultConfig as the trainer runs
+// it on a collection of 8 envs × 50 steps (400 transitions, about what 8
+// CartPole episodes give early in training): returns, then 2 passes of
+// minibatches of 64.
+func BenchmarkUpdate(b *testing.B) {
+	b.Logf("BLAS: %s", tensor.BLASName())
+	b.Run(blasTag(), func(b *testing.B) {
+		act := pgtest.Discrete(b, 2, 0)
+		buf := pgtest.Collection(b, 8, 50, act, rand.New(rand.NewPCG(1, 2)))
+		p, err := pg.New(pg.DefaultConfig(), pgtest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var l algo.Learner
+		pgtest.Measure(b, func() {
+			if _, err := l.StepAll(p, buf, 64, 2); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// BenchmarkAct measures the policy acting for 8 envs (the training
+// collector of REINFORCE's CartPole test), 20 (PPO's) and 100 (the test
+// collectors), sampling with the training-step flag on.
+func BenchmarkAct(b *testing.B) {
+	for _, k := range []int{8, 20, 100} {
+		b.Run(blasTag()+"/envs="+strconv.Itoa(k), func(b *testing.B) {
+			p, err := pg.New(pg.DefaultConfig(), pgtest.Box(b, -10, 10, 4), pgtest.Discrete(b, 2, 0), rand.New(rand.NewPCG(3, 4)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			pol := p.Policy()
+			pol.SetTrainingStep(true)
+			obs := batch.MustNew("obs", nd.Zeros(nd.Float32, k, 4))
+			var out batch.Batch
+			pgtest.Measure(b, func() {
+				if err := pol.Act(&out, obs, nil, true); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
