@@ -233,3 +233,45 @@ func TestAtariMemory(t *testing.T) {
 	}
 	runtime.KeepAlive(buf)
 }
+
+// BenchmarkNextTo64 steps 64 indices forward within their episodes, the
+// inner loop of n-step returns.
+func BenchmarkNextTo64(b *testing.B) {
+	buf := filledReplay(b)
+	rng := rand.New(rand.NewPCG(1, 2))
+	idx := buf.SampleIndices(64, rng)
+	dst := make([]int, 64)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	for i := 0; i < b.N; i++ {
+		buf.NextTo(dst, idx)
+	}
+	reportCPU(b, start)
+}
+
+// BenchmarkMemorySampleBatch64 samples seed 004's transitions from a
+// Machin memory of 100,000 with concatenation.
+func BenchmarkMemorySampleBatch64(b *testing.B) {
+	m, err := buffer.NewMemory(benchSize, buffer.DefaultRequired...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr := machinTransition(b, nil)
+	for range benchSize {
+		if _, err := m.Append(tr); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	attrs := []string{"state", "action", "reward", "next_state", "terminal", "*"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := m.SampleBatch(64, true, buffer.SampleRandomUnique, attrs, nil, rng); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, start)
+}

@@ -217,18 +217,32 @@ func (m *Memory) collect(slots []int, concatenate bool, attrs, concatCustom []st
 }
 
 func gatherAttr(items []*Transition, name string, concatenate bool, concatCustom []string) (any, error) {
-	a := items[0].find(name)
-	if a == nil {
+	pos := -1
+	for i := range items[0].attrs {
+		if items[0].attrs[i].name == name {
+			pos = i
+		}
+	}
+	if pos < 0 {
 		return nil, errorf(ErrKey, name, "SampleBatch: no such attribute")
 	}
+	// Transitions of one memory usually list their attributes in the same
+	// order: try the first one's position before searching.
+	attrOf := func(t *Transition) *attr {
+		if pos < len(t.attrs) && t.attrs[pos].name == name {
+			return &t.attrs[pos]
+		}
+		return t.find(name)
+	}
+	a := &items[0].attrs[pos]
 	switch a.kind {
 	case Major:
 		if concatenate {
 			g := &batch.Batch{}
+			arrs := make([]*nd.Array, len(items))
 			for k := range a.major.Keys() {
-				arrs := make([]*nd.Array, len(items))
 				for i, it := range items {
-					arrs[i] = arrayIn(it.find(name).major, k)
+					arrs[i] = arrayIn(attrOf(it).major, k)
 					if arrs[i] == nil {
 						return nil, errorf(ErrType, name+batch.Sep+k, "SampleBatch: missing from a transition")
 					}
@@ -244,14 +258,14 @@ func gatherAttr(items []*Transition, name string, concatenate bool, concatCustom
 		lists := map[string][]*nd.Array{}
 		for k := range a.major.Keys() {
 			for _, it := range items {
-				lists[k] = append(lists[k], arrayIn(it.find(name).major, k))
+				lists[k] = append(lists[k], arrayIn(attrOf(it).major, k))
 			}
 		}
 		return lists, nil
 	case Sub:
 		arrs := make([]*nd.Array, len(items))
 		for i, it := range items {
-			arrs[i] = it.find(name).sub
+			arrs[i] = attrOf(it).sub
 		}
 		if !concatenate {
 			return arrs, nil
@@ -264,7 +278,7 @@ func gatherAttr(items []*Transition, name string, concatenate bool, concatCustom
 	default:
 		vals := make([]any, len(items))
 		for i, it := range items {
-			vals[i] = it.find(name).value
+			vals[i] = attrOf(it).value
 		}
 		if !concatenate || !slices.Contains(concatCustom, name) {
 			return vals, nil
