@@ -129,8 +129,9 @@
 //     fixed-size arrays) instead of batch.SetRow and batch.TakeTo, which
 //     walk the tree with per-value dispatch and need a view per row of a
 //     vector step (an allocation each). Measured with CPU time on a loaded
-//     2-core machine: Add of a CartPole transition ≈ 0.45 µs, SampleTo of
-//     64 ≈ 1.7 µs, both allocation-free.
+//     2-core machine (medians of 5): Add of a CartPole transition 0.42 µs,
+//     a vector step of 8 rows 0.57 µs, SampleTo of 64 1.6 µs, all
+//     allocation-free; the Python reference takes 16.3, 58.8 and 32.4 µs.
 //   - Rewards are stored as float64, as Tianshou stores them (its
 //     astype(float)), and must be one number per transition: episode
 //     returns and the return kernels read them as a []float64.
