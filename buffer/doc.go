@@ -176,9 +176,9 @@
 //     which builds the whole encoding in memory: a 7 GB Atari buffer would
 //     need twice its size to save.
 //   - The frame-stacking sampler moves whole 84×84 frames with copy: a
-//     Sample(32) of stacked obs and obs_next costs 1.1× the plain copy of
+//     Sample(32) of stacked obs and obs_next costs 1.2× the plain copy of
 //     the same 1.8 MB from random rows (BenchmarkFrameStackSample32 against
-//     BenchmarkCopyFrameBytes32), and an Atari-shaped buffer with
+//     BenchmarkCopyFrameBytes32, CPU time), and an Atari-shaped buffer with
 //     SaveOnlyLastObs stores 7,075.8 bytes per transition for 7,075 bytes
 //     of frame and scalar fields (TestAtariMemory).
 //   - Machin's memory addresses transitions by slot, as Machin does, so
