@@ -43,9 +43,10 @@
 //
 //   - DefaultConfig is Tianshou's CartPole A2C test (a shared trunk of two
 //     layers of 64, PyTorch's default initialization, γ 0.9, λ 1, lr 1e-3)
-//     with deterministic evaluation; the trainer settings of that test
-//     (16 envs, 16 episodes per collection, one pass of minibatches of 64)
-//     solve CartPole on 5 of 5 seeds in 31k–50k env steps.
+//     with deterministic evaluation; with the trainer settings of that test
+//     (16 envs, 16 episodes per collection, one pass of minibatches of 64;
+//     gorl bench a2c-cartpole) it solved CartPole on 10 of 10 seeds in
+//     31k–52k env steps, 0.13–0.21 s each with OpenBLAS.
 //   - Return scaling follows Tianshou: the critic learns returns divided by
 //     the running standard deviation s of the returns, values are multiplied
 //     by s before estimating advantages, and the mean is not subtracted

@@ -56,14 +56,15 @@
 //   - The speed run (DefaultConfig with Tianshou's CartPole trainer
 //     settings: 20 envs, collections of 2,000 steps, 10 passes of
 //     minibatches of 64, 100 deterministic test episodes, test-in-train, stop
-//     at 195) solved CartPole on 10 of 10 seeds in 14k–24k env steps (median
-//     17k; Tianshou ~18k). Wall time on this 2-vCPU machine kind, shared
-//     with other work while measured: median 0.59 s with OpenBLAS (0.23–0.55
-//     s per seed in a quieter second run; Tianshou 7.2 s) and 1.29 s with
-//     gonum's pure-Go BLAS; the whole ten-seed run used 2.5 s of CPU time.
-//     One seed (2) passes the test before training: the orthogonally
-//     initialized policy already balances with its most likely actions, as
-//     it would in Tianshou, whose trainer tests first too.
+//     at 195; gorl bench ppo-cartpole) solved CartPole on 10 of 10 seeds in
+//     14k–24k env steps (median 17k; Tianshou ~18k). On this 2-vCPU machine
+//     kind with OpenBLAS the median over 10 seeds was 0.29 s of wall time and
+//     0.27 s of CPU time per seed (Tianshou 7.2 s: 24×); with gonum's pure-Go
+//     BLAS 0.81 s over 5 seeds (8.8×). Under heavy load from other processes
+//     the same runs took 0.59 s and 1.29 s of wall time. One seed (2) passes
+//     the test before training: the orthogonally initialized policy already
+//     balances with its most likely actions, as it would in Tianshou, whose
+//     trainer tests first too; without it the median is 0.30 s.
 //   - One update of the speed run costs 30 ms of CPU time with OpenBLAS
 //     (85 ms with gonum), about 97 µs per minibatch step: Adam's step over
 //     the 4,675 parameters takes a quarter, the matrix products a fifth,
