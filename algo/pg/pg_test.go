@@ -230,8 +230,8 @@ func TestRollout(t *testing.T) {
 	if err := r.Load(b, act, true); err != nil {
 		t.Fatal(err)
 	}
-	if r.Len() != 10 {
-		t.Fatalf("Len %d", r.Len())
+	if r.Len() != 10 || r.ObsNext() == nil {
+		t.Fatalf("Len %d, obs_next %v", r.Len(), r.ObsNext())
 	}
 	// Actions become category indices (the space starts at 5).
 	for i, a := range r.Act().Data() {
@@ -313,6 +313,9 @@ func TestRollout(t *testing.T) {
 	bb := batch.MustNew("obs", nd.Zeros(nd.Float32, 2, 3), "act", nd.MustNew([][]float32{{0.5, -3}, {1, 2}}))
 	if err := r.Load(bb, box, false); err != nil {
 		t.Fatal(err)
+	}
+	if r.ObsNext() != nil {
+		t.Error("ObsNext after a Load without obs_next")
 	}
 	if got := r.Act().Data(); got[1] != -3 || got[3] != 2 {
 		t.Errorf("Box actions %v", got)

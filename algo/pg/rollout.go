@@ -29,6 +29,7 @@ import (
 // use.
 type Rollout struct {
 	n         int
+	hasNext   bool // the last Load read obs_next
 	obs, next tree
 	act       *tensor.Tensor
 	actND     *nd.Array
@@ -84,7 +85,7 @@ type source struct {
 // arrays of N rows, or an action is outside act (a Discrete space) or of
 // another shape (a Box of one axis, actions [N, m]).
 func (r *Rollout) Load(b *batch.Batch, act env.Space, next bool) error {
-	r.n = 0
+	r.n, r.hasNext = 0, false
 	n, rebuilt, err := r.obs.load(b, "obs")
 	if err != nil {
 		return err
@@ -116,7 +117,7 @@ func (r *Rollout) Load(b *batch.Batch, act env.Space, next bool) error {
 	for i := range r.perm {
 		r.perm[i] = i
 	}
-	r.n = n
+	r.n, r.hasNext = n, next
 	return nil
 }
 
@@ -129,7 +130,12 @@ func (r *Rollout) Obs() *batch.Batch { return r.obs.root }
 
 // ObsNext returns the next observations under "obs" likewise, or nil if
 // the last Load did not read them.
-func (r *Rollout) ObsNext() *batch.Batch { return r.next.root }
+func (r *Rollout) ObsNext() *batch.Batch {
+	if !r.hasNext {
+		return nil
+	}
+	return r.next.root
+}
 
 // Act returns the actions: category indices [N] (the action minus the
 // space's start, as float32) for a Discrete space, raw actions [N, m] for a
