@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/trainer"
 )
 
 // TestTable checks the Markdown layout: header, delimiter row, aligned
@@ -81,9 +82,27 @@ func TestOfflineRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := out.String()
-	for _, want := range []string{"| seed | DQN test return", "| 0    |", "BC: mean test return ≥ 195 on ", "BCQ: mean test return ≥ 195 on "} {
+	for _, want := range []string{"| seed | DQN test return", "| 0    |", "BC: mean test return ≥ 195 after training on ", "BCQ: mean test return ≥ 195 after training on "} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the output lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// TestBestOf: a run counts as learned only if it met the criterion after
+// at least one update.
+func TestBestOf(t *testing.T) {
+	for _, tc := range []struct {
+		r       trainer.Result
+		learned bool
+		want    string
+	}{
+		{trainer.Result{Solved: true, GradientSteps: 2000, BestReturn: 250, BestStd: 10}, true, "250.0 ± 10.0"},
+		{trainer.Result{Solved: true, BestReturn: 300, BestStd: 5}, false, "300.0 ± 5.0 (before training)"},
+		{trainer.Result{GradientSteps: 10000, BestReturn: 120, BestStd: 30}, false, "120.0 ± 30.0 (not solved)"},
+	} {
+		if got := bestOf(tc.r); got != tc.want || learned(tc.r) != tc.learned {
+			t.Errorf("%+v: bestOf %q, learned %v; want %q, %v", tc.r, got, learned(tc.r), tc.want, tc.learned)
 		}
 	}
 }
