@@ -208,7 +208,7 @@ func init() {
 				"go test -run '^$' -bench . -benchmem ./batch ./buffer          # Batch and replay buffers",
 				"go test -run '^$' -bench . -benchmem ./collector ./env/vector  # collection and vector envs",
 				"go test -run '^$' -bench . -benchmem ./tensor ./nn ./optim     # autodiff, networks, optimizers",
-				"go test -run '^$' -bench . -benchmem ./algo/...                    # GAE, n-step returns, every algorithm's update",
+				"go test -run '^$' -bench . -benchmem ./algo/...                # GAE, n-step returns, every algorithm's update",
 			} {
 				fmt.Fprintln(w, "    "+c)
 			}
