@@ -3,6 +3,7 @@ package batch
 import (
 	"fmt"
 	"iter"
+	"slices"
 
 	"github.com/gorl/gorl/nd"
 )
@@ -24,15 +25,18 @@ import (
 // not fit an array (out of range, too many indices, a mask of the wrong
 // length).
 func (b *Batch) Index(idx ...nd.Index) *Batch {
-	r, err := b.index(idx)
+	var t tree
+	t.reserveIndex(b, idx)
+	r, err := t.index(b, idx)
 	if err != nil {
 		panic(err)
 	}
 	return r
 }
 
-func (b *Batch) index(idx []nd.Index) (*Batch, error) {
-	out := sized(len(b.ents))
+// index builds b[idx...] from t's memory.
+func (t *tree) index(b *Batch, idx []nd.Index) (*Batch, error) {
+	out := t.node(len(b.ents))
 	for i := range b.ents {
 		e := &b.ents[i]
 		out.ents[i].key = e.key
@@ -42,13 +46,13 @@ func (b *Batch) index(idx []nd.Index) (*Batch, error) {
 			if x.Ndim() == 0 {
 				return nil, errAt(ErrIndex, e.key, x.String()+" is 0-d and cannot be indexed", nil)
 			}
-			out.ents[i].val = x.Index(idx...)
+			out.ents[i].val = t.arrs.Index(x, idx...)
 		case *Batch:
 			if len(x.ents) == 0 {
-				out.ents[i].val = &Batch{}
+				out.ents[i].val = t.node(0)
 				continue
 			}
-			r, err := x.index(idx)
+			r, err := t.index(x, idx)
 			if err != nil {
 				return nil, within(e.key, err)
 			}
@@ -57,7 +61,9 @@ func (b *Batch) index(idx []nd.Index) (*Batch, error) {
 			if len(x.BatchShape()) == 0 {
 				return nil, errAt(ErrIndex, e.key, describe(x)+" has no batch axis and cannot be indexed", nil)
 			}
-			out.ents[i].val = x.Index(idx...)
+			// A copy: the leaf may keep what it is given, which would make
+			// every caller's index escape to the heap.
+			out.ents[i].val = x.Index(slices.Clone(idx)...)
 		default:
 			return nil, errAt(ErrIndex, e.key, "scalar "+describe(x)+" cannot be indexed", nil)
 		}
@@ -91,45 +97,14 @@ func (b *Batch) Rows() (iter.Seq[*Batch], error) {
 // Take panics with an *Error wrapping ErrIndex, naming the key, if a leaf
 // has no batch axis, and with nd's *Error if a row is out of range.
 func Take(src *Batch, rows []int) *Batch {
-	r, err := take(src, rows)
+	idx := []nd.Index{nd.Ints(rows...)}
+	var t tree
+	t.reserveIndex(src, idx)
+	r, err := t.index(src, idx)
 	if err != nil {
 		panic(err)
 	}
 	return r
-}
-
-func take(src *Batch, rows []int) (*Batch, error) {
-	out := sized(len(src.ents))
-	for i := range src.ents {
-		e := &src.ents[i]
-		out.ents[i].key = e.key
-		switch x := e.val.(type) {
-		case nil:
-		case *nd.Array:
-			if x.Ndim() == 0 {
-				return nil, errAt(ErrIndex, e.key, x.String()+" is 0-d and has no rows", nil)
-			}
-			out.ents[i].val = nd.Take(x, rows)
-		case *Batch:
-			if len(x.ents) == 0 {
-				out.ents[i].val = &Batch{}
-				continue
-			}
-			r, err := take(x, rows)
-			if err != nil {
-				return nil, within(e.key, err)
-			}
-			out.ents[i].val = r
-		case Leaf:
-			if len(x.BatchShape()) == 0 {
-				return nil, errAt(ErrIndex, e.key, describe(x)+" has no batch axis", nil)
-			}
-			out.ents[i].val = x.Index(nd.Ints(rows...))
-		default:
-			return nil, errAt(ErrIndex, e.key, "scalar "+describe(x)+" has no rows", nil)
-		}
-	}
-	return out, nil
 }
 
 // TakeTo copies the given rows of every array of src into dst, a Batch of

@@ -389,6 +389,13 @@ func TestSplit(t *testing.T) {
 	if !slices.Equal(again, []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) || slices.IsSorted(seen) {
 		t.Errorf("shuffled rows = %v", seen)
 	}
+	// The order is rand.Rand.Perm's for the same seed (documented).
+	perm := rand.New(rand.NewPCG(1, 2)).Perm(10)
+	for i, v := range perm {
+		if seen[i] != int64(v) {
+			t.Fatalf("shuffled rows = %v, rand.Perm = %v", seen, perm)
+		}
+	}
 	// Pieces are copies.
 	for p := range pieces {
 		mustArray(t, p, "a").SetIndex(-1, nd.I(0))

@@ -5,9 +5,9 @@ import (
 	"unsafe"
 )
 
-// inlineDims is the number of dimensions whose shape and strides live inside
-// the Array header, so that a view of an array with up to this many
-// dimensions costs one allocation.
+// inlineDims is the number of dimensions whose shape and strides are
+// allocated together with an Array header, so that a view of an array with
+// up to this many dimensions costs one allocation.
 const inlineDims = 4
 
 // Array is an n-dimensional array of one dtype, numpy's ndarray.
@@ -21,9 +21,15 @@ type Array struct {
 	off     int            // position of element (0, 0, …) in the buffer
 	size    int            // product of shape
 	dt      DType
-	shape   []int
-	strides []int
-	dims    [2 * inlineDims]int // storage for shape and strides when ndim <= inlineDims
+	shape   []int // shape and strides live in memory allocated with the
+	strides []int // header (inlineArray) or in a Block's
+}
+
+// inlineArray is an Array allocated with the storage of its shape and
+// strides when it has at most inlineDims dimensions.
+type inlineArray struct {
+	a    Array
+	dims [2 * inlineDims]int
 }
 
 // elems returns the whole backing buffer of a as a []T. T must match a.dt.
@@ -33,18 +39,25 @@ func elems[T any](a *Array) []T { return unsafe.Slice((*T)(a.ptr), a.n) }
 // backing buffer of like (if like is not nil); shape and strides are left
 // for the caller to fill.
 func header(dt DType, ndim int, like *Array) *Array {
-	a := &Array{dt: dt}
+	if ndim <= inlineDims {
+		h := new(inlineArray)
+		h.a.setHeader(dt, ndim, like, h.dims[:])
+		return &h.a
+	}
+	a := new(Array)
+	a.setHeader(dt, ndim, like, make([]int, 2*ndim))
+	return a
+}
+
+// setHeader makes a (a zero header) a header as header returns it, with
+// its shape and strides in dims (at least 2·ndim ints).
+func (a *Array) setHeader(dt DType, ndim int, like *Array, dims []int) {
+	a.dt = dt
 	if like != nil {
 		a.ptr, a.n = like.ptr, like.n
 	}
-	if ndim <= inlineDims {
-		a.shape = a.dims[:ndim:ndim]
-		a.strides = a.dims[inlineDims : inlineDims+ndim : inlineDims+ndim]
-	} else {
-		s := make([]int, 2*ndim)
-		a.shape, a.strides = s[:ndim:ndim], s[ndim:]
-	}
-	return a
+	a.shape = dims[:ndim:ndim]
+	a.strides = dims[ndim : 2*ndim : 2*ndim]
 }
 
 // setContiguous fills C-order strides for a's shape and computes its size.
@@ -115,11 +128,18 @@ func allocBuffer(dt DType, n int) unsafe.Pointer {
 // newArray allocates a zeroed C-contiguous array: one allocation for the
 // header and one for the data (when ndim <= 4).
 func newArray(dt DType, shape []int) *Array {
-	n := checkedSize(shape)
+	a := newHeader(dt, shape)
+	a.ptr, a.n = allocBuffer(dt, a.size), a.size
+	return a
+}
+
+// newHeader returns the header of a C-contiguous array of the given dtype
+// and shape, without a buffer. It panics as checkedSize does.
+func newHeader(dt DType, shape []int) *Array {
+	checkedSize(shape)
 	a := header(dt, len(shape), nil)
 	copy(a.shape, shape)
 	a.setContiguous()
-	a.ptr, a.n = allocBuffer(dt, n), n
 	return a
 }
 

@@ -82,7 +82,11 @@ func equalInts(a, b []int) bool {
 // Copy returns a deep, C-contiguous copy of a (Object elements are copied as
 // Go values: the copy shares whatever they point to).
 func (a *Array) Copy() *Array {
-	c := newArray(a.dt, a.shape)
+	c := newHeader(a.dt, a.shape)
+	if a.IsContiguous() && joinable(a.dt, a.size) && joinBuffer(c, [][]byte{rawBytes(a, a.off, a.size)}) {
+		return c
+	}
+	c.ptr, c.n = allocBuffer(a.dt, c.size), c.size
 	copySame(c, a, a.strides)
 	return c
 }

@@ -198,7 +198,9 @@ func position(i, n, axis int) int {
 func (a *Array) Index(idx ...Index) *Array {
 	used, fancy := a.checkIndices(idx)
 	if !fancy {
-		return a.view(idx, used)
+		v := header(a.dt, viewDims(a, idx, used), a)
+		a.view(v, idx, used)
+		return v
 	}
 	if rows, ok := takeForm(idx); ok {
 		return Take(a, rows)
@@ -223,15 +225,21 @@ func takeForm(idx []Index) ([]int, bool) {
 	return idx[0].ints, true
 }
 
-// view applies basic indices; used is the number of axes they consume.
-func (a *Array) view(idx []Index, used int) *Array {
+// viewDims returns the number of dimensions of a's view through the basic
+// indices idx, which consume used axes.
+func viewDims(a *Array, idx []Index, used int) int {
 	ndim := len(a.shape) - used
 	for k := range idx {
 		if idx[k].kind == idxSlice || idx[k].kind == idxNewAxis {
 			ndim++
 		}
 	}
-	v := header(a.dt, ndim, a)
+	return ndim
+}
+
+// view fills v, a header sharing a's buffer with viewDims dimensions, as
+// the view of a through the basic indices idx, which consume used axes.
+func (a *Array) view(v *Array, idx []Index, used int) {
 	off, ax, j := a.off, 0, 0
 	for k := range idx {
 		x := &idx[k]
@@ -260,7 +268,6 @@ func (a *Array) view(idx []Index, used int) *Array {
 	copy(v.strides[j:], a.strides[ax:])
 	v.off = off
 	v.computeSize()
-	return v
 }
 
 // fancyPlan describes advanced indexing of an array: the result has shape
@@ -598,7 +605,9 @@ func (a *Array) checkIndices(idx []Index) (used int, fancy bool) {
 func (a *Array) SetIndex(v any, idx ...Index) error {
 	used, fancy := a.checkIndices(idx)
 	if !fancy {
-		return assign(a.view(idx, used), v)
+		dst := header(a.dt, viewDims(a, idx, used), a)
+		a.view(dst, idx, used)
+		return assign(dst, v)
 	}
 	p := a.plan(idx)
 	src, err := valueArray(v, a.dt)

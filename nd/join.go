@@ -11,7 +11,11 @@ func Stack(axis int, arrs ...*Array) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	dst := newArray(dt, shape)
+	dst := newHeader(dt, shape)
+	if (axis == 0 || axis == -len(shape)) && joinArrays(dst, arrs) {
+		return dst, nil
+	}
+	dst.ptr, dst.n = allocBuffer(dt, dst.size), dst.size
 	return dst, stackInto(dst, axis, arrs)
 }
 
@@ -130,7 +134,11 @@ func Concatenate(axis int, arrs ...*Array) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	dst := newArray(dt, shape)
+	dst := newHeader(dt, shape)
+	if (axis == 0 || axis == -len(shape)) && joinArrays(dst, arrs) {
+		return dst, nil
+	}
+	dst.ptr, dst.n = allocBuffer(dt, dst.size), dst.size
 	return dst, concatInto(dst, axis, arrs)
 }
 

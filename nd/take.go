@@ -8,12 +8,16 @@ func Take(a *Array, rows []int) *Array {
 	if len(a.shape) == 0 {
 		panic(errorf(ErrIndex, "Take: too many indices for a 0-d array"))
 	}
+	neg := checkRows(rows, a.shape[0])
 	dst := header(a.dt, len(a.shape), nil)
 	dst.shape[0] = len(rows)
 	copy(dst.shape[1:], a.shape[1:])
+	checkedSize(dst.shape)
 	dst.setContiguous()
-	dst.ptr, dst.n = allocBuffer(a.dt, checkedSize(dst.shape)), dst.size
-	TakeTo(dst, a, rows)
+	if !takeJoin(dst, a, rows) {
+		dst.ptr, dst.n = allocBuffer(a.dt, dst.size), dst.size
+		takeRowsOf(dst, a, rows, neg)
+	}
 	return dst
 }
 
@@ -30,23 +34,49 @@ func TakeTo(dst, a *Array, rows []int) {
 	if dst.ptr == a.ptr && a.n > 0 {
 		panic(errorf(ErrShape, "TakeTo: dst shares memory with the source"))
 	}
-	n := a.shape[0]
+	takeRowsOf(dst, a, rows, checkRows(rows, a.shape[0]))
+}
+
+// checkRows panics if a row is out of range for an axis of length n
+// (negative rows count from the end). It reports whether some row is
+// negative.
+func checkRows(rows []int, n int) (neg bool) {
+	// A negative row is a huge uint, so one maximum over uint(row) clears
+	// the usual case (every row in [0, n)) without a branch per row.
+	var m0, m1, m2, m3 uint
+	k := 0
+	for ; k+3 < len(rows); k += 4 {
+		r := rows[k : k+4 : k+4]
+		m0, m1, m2, m3 = max(m0, uint(r[0])), max(m1, uint(r[1])), max(m2, uint(r[2])), max(m3, uint(r[3]))
+	}
+	for ; k < len(rows); k++ {
+		m0 = max(m0, uint(rows[k]))
+	}
+	if max(m0, m1, m2, m3) < uint(n) {
+		return false
+	}
 	for k, r := range rows {
 		if r < -n || r >= n {
 			panic(errorf(ErrIndex, "Take: index %d (position %d) is out of bounds for axis 0 with size %d", r, k, n))
 		}
 	}
+	return true
+}
+
+// takeRowsOf is TakeTo after its checks; neg tells whether some row is
+// negative.
+func takeRowsOf(dst, a *Array, rows []int, neg bool) {
 	switch {
 	case a.dt == Object:
-		takeRows[any](dst, a, rows)
+		takeRows[any](dst, a, rows, neg)
 	case a.dt.Size() == 1:
-		takeRows[uint8](dst, a, rows)
+		takeRows[uint8](dst, a, rows, neg)
 	case a.dt.Size() == 2:
-		takeRows[uint16](dst, a, rows)
+		takeRows[uint16](dst, a, rows, neg)
 	case a.dt.Size() == 4:
-		takeRows[uint32](dst, a, rows)
+		takeRows[uint32](dst, a, rows, neg)
 	default:
-		takeRows[uint64](dst, a, rows)
+		takeRows[uint64](dst, a, rows, neg)
 	}
 }
 
@@ -71,7 +101,7 @@ func rowsContiguous(a *Array) bool {
 	return true
 }
 
-func takeRows[T any](dst, a *Array, rows []int) {
+func takeRows[T any](dst, a *Array, rows []int, neg bool) {
 	d, s := elems[T](dst), elems[T](a)
 	n := a.shape[0]
 	rowLen := 1
@@ -81,31 +111,22 @@ func takeRows[T any](dst, a *Array, rows []int) {
 	if rowLen == 0 {
 		return
 	}
-	if rowsContiguous(a) && rowsContiguous(dst) {
-		ds, ss := dst.strides[0], a.strides[0]
-		// Rows of 1, 2 or 4 elements (scalars per step, small observation
-		// vectors) are moved as fixed-size arrays, which the compiler turns
-		// into plain loads and stores; a call to memmove costs more.
+	if !neg && rowsContiguous(a) && rowsContiguous(dst) {
+		// The kernels take offsets and strides as arguments: read from the
+		// headers inside the loop they would be reloaded after every store,
+		// which might have changed them. Rows of 1, 2 or 4 elements
+		// (scalars per step, small observation vectors) are moved as
+		// fixed-size values; a call to memmove costs more.
+		doff, ds, soff, ss := dst.off, dst.strides[0], a.off, a.strides[0]
 		switch rowLen {
 		case 1:
-			for k, r := range rows {
-				if r < 0 {
-					r += n
-				}
-				d[dst.off+k*ds] = s[a.off+r*ss]
-			}
+			take1(d, s, rows, doff, ds, soff, ss)
 		case 2:
-			take2(d, s, rows, n, dst.off, ds, a.off, ss)
+			take2(d, s, rows, doff, ds, soff, ss)
 		case 4:
-			take4(d, s, rows, n, dst.off, ds, a.off, ss)
+			take4(d, s, rows, doff, ds, soff, ss)
 		default:
-			for k, r := range rows {
-				if r < 0 {
-					r += n
-				}
-				do, so := dst.off+k*ds, a.off+r*ss
-				copy(d[do:do+rowLen], s[so:so+rowLen])
-			}
+			takeN(d, s, rows, rowLen, doff, ds, soff, ss)
 		}
 		return
 	}
@@ -124,24 +145,33 @@ func takeRows[T any](dst, a *Array, rows []int) {
 	}
 }
 
-// take2 and take4 copy rows of 2 and 4 elements as fixed-size arrays.
-func take2[T any](d, s []T, rows []int, n, doff, ds, soff, ss int) {
+// take1, take2, take4 and takeN copy rows of 1, 2, 4 and rowLen elements,
+// all in range and non-negative, from s (row 0 at soff, stride ss) to d
+// (row 0 at doff, stride ds).
+func take1[T any](d, s []T, rows []int, doff, ds, soff, ss int) {
 	for k, r := range rows {
-		if r < 0 {
-			r += n
-		}
+		d[doff+k*ds] = s[soff+r*ss]
+	}
+}
+
+func take2[T any](d, s []T, rows []int, doff, ds, soff, ss int) {
+	for k, r := range rows {
 		do, so := doff+k*ds, soff+r*ss
 		*(*[2]T)(d[do : do+2]) = *(*[2]T)(s[so : so+2])
 	}
 }
 
-func take4[T any](d, s []T, rows []int, n, doff, ds, soff, ss int) {
+func take4[T any](d, s []T, rows []int, doff, ds, soff, ss int) {
 	for k, r := range rows {
-		if r < 0 {
-			r += n
-		}
 		do, so := doff+k*ds, soff+r*ss
 		*(*[4]T)(d[do : do+4]) = *(*[4]T)(s[so : so+4])
+	}
+}
+
+func takeN[T any](d, s []T, rows []int, rowLen, doff, ds, soff, ss int) {
+	for k, r := range rows {
+		do, so := doff+k*ds, soff+r*ss
+		copy(d[do:do+rowLen], s[so:so+rowLen])
 	}
 }
 
