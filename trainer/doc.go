@@ -28,8 +28,9 @@
 //   - offline (an algo.OffPolicy without training envs): StepPerEpoch updates
 //     per epoch sampled from a fixed buffer.
 //
-// Each epoch ends with TestEpisodes test episodes (one test also runs before
-// training). Training stops when the mean test return meets the stop
+// Each epoch ends with TestEpisodes test episodes. One test also runs before
+// training; it sets the best policy so far but never stops the run, as in
+// Tianshou, so a solved run has always trained. Training stops when the mean test return meets the stop
 // criterion (Config.RewardThreshold, or Setup.Stop), or after Epochs epochs.
 // With TestInTrain, a collection whose finished training episodes meet the
 // criterion on average triggers the test at once, and a passing test stops

@@ -201,12 +201,12 @@ func equal[T comparable](a, b []T) bool {
 // TestTestInTrain checks that a collection whose training episodes meet the
 // stop criterion triggers a test, and that a passing test stops training.
 // Both envs end an episode of return 5 in every collection of 10 steps; the
-// criterion (mean ≥ 5) is armed from its third call on: the first test
-// (call 1) and the first collection (call 2) do not stop, the second
-// collection (call 3) triggers a test, which passes (call 4).
+// criterion (mean ≥ 5) is armed from its second call on. The first test, before
+// training, does not consult it; the first collection (call 1) does not stop,
+// the second collection (call 2) triggers a test, which passes (call 3).
 func TestTestInTrain(t *testing.T) {
 	calls := 0
-	stop := func(m float64) bool { calls++; return calls >= 3 && m >= 5 }
+	stop := func(m float64) bool { calls++; return calls >= 2 && m >= 5 }
 	a := newOff()
 	cfg := trainer.Config{Epochs: 5, StepPerEpoch: 100, StepPerCollect: 10, UpdatePerStep: 0.1, BatchSize: 2,
 		TestEpisodes: 2, TestInTrain: true}
@@ -219,8 +219,8 @@ func TestTestInTrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Solved || res.EnvSteps != 20 || res.Tests != 2 || res.Epochs != 1 || calls != 4 {
-		t.Errorf("result %+v after %d criterion calls; want solved after 20 steps, 2 tests, 1 epoch, 4 calls", res, calls)
+	if !res.Solved || res.EnvSteps != 20 || res.Tests != 2 || res.Epochs != 1 || calls != 3 {
+		t.Errorf("result %+v after %d criterion calls; want solved after 20 steps, 2 tests, 1 epoch, 3 calls", res, calls)
 	}
 	// The test that passed happened before the second collection's update.
 	if a.c.Updates != 1 {
@@ -548,5 +548,27 @@ func TestDeterminism(t *testing.T) {
 		if !p1[i].Tensor.Equal(p2[i].Tensor) {
 			t.Errorf("parameter %s differs between two runs of one seed", p1[i].Name)
 		}
+	}
+}
+
+// TestFirstTestDoesNotStop checks Tianshou's rule that the test before
+// training only sets the best policy: with a criterion that every mean
+// meets, the run still trains one whole epoch (100 steps, 10 updates at 0.1
+// per step) and stops at the test that ends it.
+func TestFirstTestDoesNotStop(t *testing.T) {
+	a := newOff()
+	cfg := trainer.Config{Epochs: 5, StepPerEpoch: 100, StepPerCollect: 10, UpdatePerStep: 0.1, BatchSize: 2, TestEpisodes: 1}
+	always := func(float64) bool { return true }
+	tr, err := trainer.New(a, cfg, trainer.Setup{TrainEnvs: fakes(2, 5), TestEnvs: fakes(1, 5), Buffer: vectorBuf(t, 100, 2), Stop: always})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	res, err := tr.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Solved || res.Epochs != 1 || res.EnvSteps != 100 || res.Tests != 2 || a.c.Updates != 10 {
+		t.Errorf("result %+v with %d updates; want solved after 1 epoch, 100 env steps, 2 tests, 10 updates", res, a.c.Updates)
 	}
 }
