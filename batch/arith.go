@@ -50,11 +50,13 @@ func (o op) apply(x *nd.Array, y any) (*nd.Array, error) {
 // b.Index(nd.All(), nd.I(1)).Add(1) changes b. nil values and reserved keys
 // of b are skipped.
 //
-// Every leaf is checked before any is written, so on error b is unchanged:
-// an error wrapping ErrType, naming the key, for a string, other scalar or
-// custom leaf in b, an operand that is not a number, array or Batch, or a
-// leaf nd refuses (with nd's error); ErrStructure if a Batch operand's keys
-// or value kinds differ from b's.
+// A custom leaf that is an ArrayLeaf takes part through its array (its
+// values change), and an ArrayLeaf in a Batch operand is used as its
+// array. Every leaf is checked before any is written, so on error b is
+// unchanged: an error wrapping ErrType, naming the key, for a string,
+// other scalar or other custom leaf in b, an operand that is not a number,
+// array or Batch, or a leaf nd refuses (with nd's error); ErrStructure if a
+// Batch operand's keys or value kinds differ from b's.
 func (b *Batch) Add(y any) error { return b.inplace(opAdd, y) }
 
 // Sub sets b to b - y in place; see Batch.Add.
@@ -126,9 +128,9 @@ func collectPairs(o op, b *Batch, y any, pairs *[]pair) error {
 		e := &b.ents[i]
 		yv := y
 		if structured {
-			yv = yb.ents[yb.lookup(e.key, i)].val
+			yv = leafArray(yb.ents[yb.lookup(e.key, i)].val)
 		}
-		switch x := e.val.(type) {
+		switch x := leafArray(e.val).(type) {
 		case nil:
 		case *Batch:
 			if len(x.ents) == 0 {
@@ -218,7 +220,7 @@ func arith(o op, x *Batch, y any) (*Batch, error) {
 		e := &x.ents[i]
 		yv := y
 		if structured {
-			yv = yb.ents[yb.lookup(e.key, i)].val
+			yv = leafArray(yb.ents[yb.lookup(e.key, i)].val)
 		}
 		var v any
 		switch xv := e.val.(type) {

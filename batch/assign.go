@@ -18,14 +18,18 @@ import (
 //
 // A custom leaf in v may be assigned to an Object array of b, which then
 // holds it as one element per position (the storage ZerosStacked makes for
-// a custom leaf).
+// a custom leaf). An ArrayLeaf of b is written through its array, and an
+// ArrayLeaf in v assigned to an array (not an Object array) or an
+// ArrayLeaf of b is written as its array: data[:, 1] += 6 is
+// sub := data.Index(idx...); sub.Add(6); data.SetIndex(sub, idx...) (see
+// ArrayLeaf).
 //
 // nil values and reserved keys of b are left alone. Before writing anything
 // SetIndex checks the structure and returns an error wrapping ErrKey,
 // naming the key, if v has a key b lacks, and ErrType if v is an array (use
 // a Batch), a value cannot go where v puts it (a Batch onto an array, an
-// array onto a Batch) or b holds a string, other scalar or custom leaf that
-// the assignment would have to change. A value that nd refuses (a shape
+// array onto a Batch) or b holds a string, other scalar or custom leaf (not
+// an ArrayLeaf) that the assignment would have to change. A value that nd refuses (a shape
 // that does not broadcast, a cast that is not allowed) returns nd's error
 // wrapped with the key; the keys before it have been written then. A bad
 // index panics as in Index.
@@ -95,12 +99,13 @@ func checkAssign(dst *Batch, src any) error {
 		sv := dst.sourceValue(src, i, e.key)
 		_, isMissing := sv.(missing)
 		sb, svBatch := sv.(*Batch)
-		switch x := e.val.(type) {
+		switch x := leafArray(e.val).(type) {
 		case nil:
 			if !isMissing && sv != nil && !isScalar(sv) {
 				return errAt(ErrType, e.key, "cannot assign "+describe(sv)+" into nil", nil)
 			}
 		case *nd.Array:
+			sv = arraySource(x, sv)
 			_, svLeaf := sv.(Leaf)
 			if svBatch || !isMissing && !isScalar(sv) && !isArray(sv) && !(svLeaf && x.DType() == nd.Object) {
 				return errAt(ErrType, e.key, "cannot assign "+describe(sv)+" into a "+x.DType().String()+" array", nil)
@@ -110,12 +115,12 @@ func checkAssign(dst *Batch, src any) error {
 			}
 		case *Batch:
 			if len(x.ents) == 0 {
-				if svBatch && len(sb.ents) > 0 || isArray(sv) {
+				if svBatch && len(sb.ents) > 0 || isArray(leafArray(sv)) {
 					return errAt(ErrType, e.key, "cannot assign "+describe(sv)+" into a reserved key", nil)
 				}
 				continue
 			}
-			if isArray(sv) {
+			if isArray(leafArray(sv)) {
 				return errAt(ErrType, e.key, "cannot assign "+describe(sv)+" into a Batch", nil)
 			}
 			next := sv
@@ -146,6 +151,16 @@ func isArray(v any) bool {
 	return ok
 }
 
+// arraySource returns the value assigned into the array dst for sv: the
+// array of an ArrayLeaf, unless dst is an Object array, which stores the
+// leaf itself.
+func arraySource(dst *nd.Array, sv any) any {
+	if dst.DType() == nd.Object {
+		return sv
+	}
+	return leafArray(sv)
+}
+
 // zeroOf returns the Go value that resets an element of dtype dt.
 func zeroOf(dt nd.DType) any {
 	switch dt {
@@ -162,9 +177,11 @@ func zeroOf(dt nd.DType) any {
 // transition: src is a Batch whose keys are a subset of b's, each array of
 // src is assigned to the row with nd's SetRow (broadcast and cast under the
 // "same_kind" rule), and the keys src lacks are reset in that row. A
-// negative i counts from the end. SetRow does not allocate when src's
-// values are arrays (numbers are 0-d arrays); a string or other scalar
-// stored into an Object array allocates.
+// negative i counts from the end. ArrayLeaf values of b and src take part
+// through their arrays, as in SetIndex. SetRow does not allocate when the
+// values of b and src are arrays (numbers are 0-d arrays); a string or
+// other scalar stored into an Object array allocates, and an ArrayLeaf
+// allocates what its Array method does.
 //
 // SetRow returns SetIndex's errors. It panics with nd's *Error if an array
 // of b is 0-d or i is out of range.
@@ -191,8 +208,9 @@ func assign(dst *Batch, src any, idx []nd.Index, row int) error {
 	for i := range dst.ents {
 		e := &dst.ents[i]
 		sv := dst.sourceValue(src, i, e.key)
-		switch x := e.val.(type) {
+		switch x := leafArray(e.val).(type) {
 		case *nd.Array:
+			sv = arraySource(x, sv)
 			var err error
 			switch {
 			case idx != nil:
@@ -238,12 +256,13 @@ func assign(dst *Batch, src any, idx []nd.Index, row int) error {
 
 // Empty resets b in place (Tianshou's empty_): every array is set to zero
 // (false for Bool, nil for Object), over the whole array without idx or at
-// b[idx...] with it; nested Batches recurse; nil and reserved keys stay; and
-// a string or other scalar becomes nil, as in Tianshou. It returns an error
-// wrapping ErrType, naming the key, if b holds a custom leaf, which cannot
-// be reset; b is unchanged then. A bad index panics as in Index.
+// b[idx...] with it; nested Batches recurse; nil and reserved keys stay; a
+// string or other scalar becomes nil, as in Tianshou; and the values of an
+// ArrayLeaf are set to zero through its array. It returns an error
+// wrapping ErrType, naming the key, if b holds another custom leaf, which
+// cannot be reset; b is unchanged then. A bad index panics as in Index.
 func (b *Batch) Empty(idx ...nd.Index) error {
-	if err := checkEmpty(b); err != nil {
+	if err := checkEmpty(b, true); err != nil {
 		return err
 	}
 	b.empty(idx)
@@ -251,9 +270,11 @@ func (b *Batch) Empty(idx ...nd.Index) error {
 }
 
 // Empty returns a reset deep copy of b (Tianshou's Batch.empty); see
-// Batch.Empty.
+// Batch.Empty. It returns an error for every custom leaf, an ArrayLeaf
+// too: the copy would share the leaf (Clone keeps leaves), so resetting it
+// would change b.
 func Empty(b *Batch, idx ...nd.Index) (*Batch, error) {
-	if err := checkEmpty(b); err != nil {
+	if err := checkEmpty(b, false); err != nil {
 		return nil, err
 	}
 	c := b.Clone()
@@ -261,16 +282,20 @@ func Empty(b *Batch, idx ...nd.Index) (*Batch, error) {
 	return c, nil
 }
 
-func checkEmpty(b *Batch) error {
+// checkEmpty returns the error of resetting b: a custom leaf, unless
+// arrayLeaves allows ArrayLeaf values (reset through their arrays).
+func checkEmpty(b *Batch, arrayLeaves bool) error {
 	for i := range b.ents {
 		e := &b.ents[i]
 		switch x := e.val.(type) {
 		case *Batch:
-			if err := checkEmpty(x); err != nil {
+			if err := checkEmpty(x, arrayLeaves); err != nil {
 				return within(e.key, err)
 			}
 		case Leaf:
-			return errAt(ErrType, e.key, "cannot reset "+describe(x), nil)
+			if !arrayLeaves || !isArray(leafArray(x)) {
+				return errAt(ErrType, e.key, "cannot reset "+describe(x), nil)
+			}
 		}
 	}
 	return nil
@@ -279,7 +304,7 @@ func checkEmpty(b *Batch) error {
 func (b *Batch) empty(idx []nd.Index) {
 	for i := range b.ents {
 		e := &b.ents[i]
-		switch x := e.val.(type) {
+		switch x := leafArray(e.val).(type) {
 		case nil:
 		case *nd.Array:
 			if len(idx) == 0 {

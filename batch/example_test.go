@@ -1009,3 +1009,30 @@ func ExampleError() {
 	// message: cannot add in place
 	// true true
 }
+
+// Seed 002's data[:, 1] += 6 on a Batch holding a tensor (here the fake
+// tensor of batchtest, whose Index copies as a real tensor's x[:, 1] does):
+// read, add, write back.
+func ExampleArrayLeaf() {
+	act, _ := nd.New([][]float32{{0, 0}, {0, 0}})
+	data := batch.MustNew(
+		"obs", map[string]any{"index": nd.Zeros(nd.Float64, 2, 3)},
+		"act", &batchtest.Tensor{Values: act},
+	)
+	idx := []nd.Index{nd.All(), nd.I(1)}
+	sub := data.Index(idx...)
+	if err := sub.Add(6); err != nil {
+		panic(err)
+	}
+	if err := data.SetIndex(sub, idx...); err != nil {
+		panic(err)
+	}
+	fmt.Println(data.Index(nd.I(-1)))
+	// Output:
+	// Batch(
+	//     obs: Batch(
+	//              index: array([0., 6., 0.]),
+	//          ),
+	//     act: tensor([0. 6.]),
+	// )
+}

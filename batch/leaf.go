@@ -27,9 +27,15 @@ import "github.com/gorl/gorl/nd"
 //     allocate an Object array of nil (None) over the leaf's batch shape,
 //     and SetRow and SetIndex store a custom leaf into such an array as
 //     one element per position (a replay buffer stores one leaf per row).
-//   - Empty, SetIndex and SetRow into a custom leaf, arithmetic,
+//   - A leaf that is also an [ArrayLeaf] takes part in the in-place
+//     operations through its array: in-place arithmetic, SetIndex and
+//     SetRow into it, the method Empty, and its values assigned to an
+//     array that is not an Object array (see ArrayLeaf).
+//   - Otherwise Empty, SetIndex and SetRow into a custom leaf, arithmetic,
 //     reductions, AsType and MarshalBinary return an error naming the key:
-//     a custom leaf cannot take part.
+//     a custom leaf cannot take part. The function Empty, the arithmetic
+//     functions (Add, …) and reductions refuse every custom leaf, ArrayLeaf
+//     or not: they make new values, and a Batch cannot make a new leaf.
 type Leaf interface {
 	// BatchShape returns the lengths of the leaf's batch axes; empty for a
 	// leaf without a batch axis. The caller must not modify the result.
@@ -54,4 +60,49 @@ type Leaf interface {
 // leafEqualer is the optional method Equal uses to compare two leaves.
 type leafEqualer interface {
 	Equal(other Leaf) bool
+}
+
+// ArrayLeaf is a custom leaf whose values are an nd array it can hand out
+// for writing, such as an autodiff tensor: Array returns an array sharing
+// the leaf's memory (writes through it change the leaf), whose leading
+// axes are the leaf's batch axes, or nil when the values may not be
+// written now (a tensor that requires gradients): the Batch then treats
+// the leaf as any other custom leaf, and refuses to change it.
+//
+// The in-place operations of a Batch work on that array, so that a leaf
+// takes part in them as an array does:
+//
+//   - in-place arithmetic (Batch.Add, Sub, Mul, Div) changes the leaf's
+//     values, and an ArrayLeaf in a Batch operand is used as its array;
+//   - SetIndex and SetRow write into the leaf at the index (zeros for a key
+//     the assigned Batch lacks), and an ArrayLeaf in the assigned Batch is
+//     written as its values into an array or an ArrayLeaf (but stored
+//     whole, one leaf per position, into an Object array);
+//   - the method Empty zeros the leaf's values.
+//
+// Index still goes through the leaf's own Index, whose result may be a
+// copy (a tensor's x[:, 1] is one: tensors are contiguous). Python's
+// data[:, 1] += 6 reads, adds and writes back; its Go form does the same,
+// and so works for every leaf:
+//
+//	idx := []nd.Index{nd.All(), nd.I(1)}
+//	sub := data.Index(idx...) // views of arrays, the leaf's Index of leaves
+//	sub.Add(6)
+//	data.SetIndex(sub, idx...)
+//
+// data.Index(idx...).Add(6) alone changes data only where Index made views.
+type ArrayLeaf interface {
+	Leaf
+	Array() *nd.Array
+}
+
+// leafArray returns the array of v when v is an ArrayLeaf (with a non-nil
+// array), and v itself otherwise.
+func leafArray(v any) any {
+	if l, ok := v.(ArrayLeaf); ok {
+		if a := l.Array(); a != nil {
+			return a
+		}
+	}
+	return v
 }

@@ -1,6 +1,7 @@
 // Package batchtest provides helpers for testing code built on package
 // batch: fake custom leaves (a categorical and a normal distribution over
-// nd arrays) and the batches the benchmarks use.
+// nd arrays, and a tensor that is a batch.ArrayLeaf) and the batches the
+// benchmarks use.
 package batchtest
 
 import (
@@ -173,6 +174,81 @@ func (n *Normal) Cat(rest ...batch.Leaf) (batch.Leaf, error) {
 func (n *Normal) String() string {
 	return "Normal(loc: " + n.Loc.String() + ", scale: " + n.Scale.String() + ")"
 }
+
+// Tensor is a fake autodiff tensor, a batch.ArrayLeaf: Values holds its
+// elements, every axis a batch axis, and Index always returns a copy, as a
+// tensor does for a selection that is not one contiguous block. Array
+// returns Values itself, so writes through it change the tensor, or nil
+// when ReadOnly is set (as a tensor requiring gradients does).
+type Tensor struct {
+	Values   *nd.Array
+	ReadOnly bool
+}
+
+// BatchShape returns the shape of Values.
+func (t *Tensor) BatchShape() []int { return t.Values.Shape() }
+
+// Index returns a copy of the selected values.
+func (t *Tensor) Index(idx ...nd.Index) batch.Leaf {
+	return &Tensor{Values: t.Values.Index(idx...).Copy()}
+}
+
+// Array returns Values, or nil if ReadOnly is set.
+func (t *Tensor) Array() *nd.Array {
+	if t.ReadOnly {
+		return nil
+	}
+	return t.Values
+}
+
+func tensorValues(first *Tensor, rest []batch.Leaf) ([]*nd.Array, error) {
+	arrs := []*nd.Array{first.Values}
+	for _, l := range rest {
+		o, ok := l.(*Tensor)
+		if !ok {
+			return nil, fmt.Errorf("batchtest: cannot join a Tensor with %T", l)
+		}
+		arrs = append(arrs, o.Values)
+	}
+	return arrs, nil
+}
+
+// Stack stacks the tensors along a new axis.
+func (t *Tensor) Stack(axis int, rest ...batch.Leaf) (batch.Leaf, error) {
+	arrs, err := tensorValues(t, rest)
+	if err != nil {
+		return nil, err
+	}
+	v, err := nd.Stack(axis, arrs...)
+	if err != nil {
+		return nil, err
+	}
+	return &Tensor{Values: v}, nil
+}
+
+// Cat concatenates the tensors along axis 0.
+func (t *Tensor) Cat(rest ...batch.Leaf) (batch.Leaf, error) {
+	arrs, err := tensorValues(t, rest)
+	if err != nil {
+		return nil, err
+	}
+	v, err := nd.Concatenate(0, arrs...)
+	if err != nil {
+		return nil, err
+	}
+	return &Tensor{Values: v}, nil
+}
+
+// Equal reports whether other is a Tensor with equal values.
+func (t *Tensor) Equal(other batch.Leaf) bool {
+	o, ok := other.(*Tensor)
+	return ok && nd.Equal(t.Values, o.Values)
+}
+
+// String prints the values as numpy's str does, in tensor(…).
+func (t *Tensor) String() string { return "tensor(" + t.Values.Str() + ")" }
+
+var _ batch.ArrayLeaf = (*Tensor)(nil)
 
 func randArray[T any](rng *rand.Rand, gen func(*rand.Rand) T, shape ...int) *nd.Array {
 	size := 1
