@@ -212,3 +212,40 @@ func BenchmarkSum(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkBlock indexes the seven arrays of a flat 64-row transition batch
+// (obs and obs_next (64, 4) float32, act and env_id int64, rew float32,
+// terminated and truncated bool) as a Batch does, each array on its own
+// (Index) or from one Block: a slice [:32] (views) and 64 random rows
+// (takes).
+func BenchmarkBlock(b *testing.B) {
+	arrs := []*nd.Array{
+		nd.Zeros(nd.Float32, 64, 4), nd.Zeros(nd.Int64, 64), nd.Zeros(nd.Float32, 64), nd.Zeros(nd.Bool, 64),
+		nd.Zeros(nd.Bool, 64), nd.Zeros(nd.Float32, 64, 4), nd.Zeros(nd.Int64, 64),
+	}
+	for _, c := range []struct {
+		name string
+		idx  nd.Index
+	}{{"views", nd.To(32)}, {"takes", nd.Ints(randomRows(64, 64)...)}} {
+		b.Run("Index/"+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, a := range arrs {
+					sink = a.Index(c.idx)
+				}
+			}
+		})
+		b.Run("Block/"+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				var k nd.Block
+				for _, a := range arrs {
+					k.Reserve(a, c.idx)
+				}
+				for _, a := range arrs {
+					sink = k.Index(a, c.idx)
+				}
+			}
+		})
+	}
+}

@@ -187,3 +187,22 @@ func ExampleDTypeOf() {
 	fmt.Println(nd.DTypeOf[float32](), nd.DTypeOf[any](), nd.DTypeOf[int]() == 0)
 	// Output: float32 object true
 }
+
+// A Block makes the arrays of one operation from a few allocations: here
+// the rows 2 and 0 of two arrays, as a Batch gathers a minibatch.
+func ExampleBlock() {
+	obs := nd.MustNew([][]float32{{0, 1}, {2, 3}, {4, 5}})
+	act := nd.MustNew([]int64{7, 8, 9})
+	rows := nd.Ints(2, 0)
+	var k nd.Block
+	k.Reserve(obs, rows)
+	k.Reserve(act, rows)
+	fmt.Println(k.Index(obs, rows))
+	fmt.Println(k.Index(act, rows))
+	fmt.Println(k.Index(act, nd.From(1))) // a view, as act.Index(nd.From(1))
+	// Output:
+	// array([[4., 5.],
+	//        [0., 1.]], dtype=float32)
+	// array([9, 7])
+	// array([8, 9])
+}

@@ -342,11 +342,20 @@ func FuzzIndex(f *testing.F) {
 		if panicked != !ok {
 			t.Fatalf("shape %v index %v: panicked %v, naive ok %v", shape, idx, panicked, ok)
 		}
+		if !ok && !indexPanics(func() { var k Block; k.Reserve(a, idx...); k.Index(a, idx...) }) {
+			t.Fatalf("shape %v index %v: Block.Index does not panic where Index does", shape, idx)
+		}
 		if !ok {
 			return
 		}
 		if !reflect.DeepEqual(got.Shape(), rshape) && !(len(rshape) == 0 && got.Shape() == nil) {
 			t.Fatalf("shape %v index %v: result shape %v, naive %v", shape, idx, got.Shape(), rshape)
+		}
+		// A Block gives the same array (Reserve never panics).
+		var k Block
+		k.Reserve(a, idx...)
+		if viaBlock := k.Index(a, idx...); !Equal(viaBlock, got) {
+			t.Fatalf("shape %v index %v: Block gives %v, Index %v", shape, idx, viaBlock, got)
 		}
 		vals := ToSlice[int64](got)
 		for k, c := range coords {
