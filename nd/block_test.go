@@ -128,7 +128,7 @@ func TestBlockAllocs(t *testing.T) {
 		idx  []nd.Index
 		want float64
 	}{
-		{"views", []nd.Index{nd.To(32)}, 2},       // headers, shapes and strides
+		{"views", []nd.Index{nd.To(32)}, 2},        // headers, shapes and strides
 		{"takes", []nd.Index{nd.Ints(rows...)}, 4}, // and numeric and Object elements
 	} {
 		n := testing.AllocsPerRun(100, func() {
