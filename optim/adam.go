@@ -74,8 +74,11 @@ func (c AdamConfig) Validate() error {
 //	v̂ ← max(v̂, v) with AMSGrad, v̂ = v otherwise
 //	θ ← θ − η/(1 − β₁ᵗ) · m / (√v̂ / √(1 − β₂ᵗ) + ε)
 //
-// computed in float32 in PyTorch's order of operations (the bias
-// corrections in float64). Moments that fall below the smallest normal
+// computed in float32 (the bias corrections in float64). The last line is
+// evaluated as θ + s·m / (√v̂ + ε′) with s = −η·√(1 − β₂ᵗ)/(1 − β₁ᵗ) and
+// ε′ = ε·√(1 − β₂ᵗ), the same quantity with one division per element
+// instead of two; results differ from PyTorch's by float32 rounding (a few
+// units in the last place). Moments that fall below the smallest normal
 // float32 are flushed to zero (see the package documentation).
 type Adam struct {
 	params
@@ -105,48 +108,34 @@ func (a *Adam) Config() AdamConfig {
 // Step updates every tensor that has a gradient and leaves the others (and
 // their step counts) alone. It does not allocate.
 func (a *Adam) Step() {
-	b1, b2 := float32(a.cfg.Beta1), float32(a.cfg.Beta2)
-	c1, c2 := float32(1-a.cfg.Beta1), float32(1-a.cfg.Beta2)
-	eps, wd := float32(a.cfg.Eps), float32(a.cfg.WeightDecay)
-	for k := range a.slots {
-		s := &a.slots[k]
+	k := adamCoef{
+		b1: float32(a.cfg.Beta1), c1: float32(1 - a.cfg.Beta1),
+		b2: float32(a.cfg.Beta2), c2: float32(1 - a.cfg.Beta2),
+		decay: 1,
+	}
+	if a.cfg.WeightDecay != 0 {
+		if a.cfg.Decoupled {
+			k.decay = float32(1 - a.lr*a.cfg.WeightDecay)
+		} else {
+			k.l2 = float32(a.cfg.WeightDecay)
+		}
+	}
+	for i := range a.slots {
+		s := &a.slots[i]
 		g := s.t.Grad()
 		if g == nil {
 			continue
 		}
 		s.step++
 		t := float64(s.step)
-		bc1 := 1 - math.Pow(a.cfg.Beta1, t)
-		bc2 := 1 - math.Pow(a.cfg.Beta2, t)
-		negStep := float32(-a.lr / bc1)
-		bc2s := float32(math.Sqrt(bc2))
-		p := s.t.Data()[:len(g)]
-		m, v := s.buf[0][:len(g)], s.buf[1][:len(g)]
-		if a.cfg.WeightDecay != 0 && a.cfg.Decoupled {
-			f := float32(1 - a.lr*a.cfg.WeightDecay)
-			for i := range p {
-				p[i] *= f
-			}
-		}
-		l2 := a.cfg.WeightDecay != 0 && !a.cfg.Decoupled
+		bc2s := math.Sqrt(1 - math.Pow(a.cfg.Beta2, t))
+		k.step = float32(-a.lr / (1 - math.Pow(a.cfg.Beta1, t)) * bc2s)
+		k.eps = float32(a.cfg.Eps * bc2s)
 		var vmax []float32
 		if a.cfg.AMSGrad {
-			vmax = s.buf[2][:len(g)]
+			vmax = s.buf[2]
 		}
-		for i, gi := range g {
-			if l2 {
-				gi += wd * p[i]
-			}
-			mi := flushSubnormal(m[i]*b1 + c1*gi)
-			vi := flushSubnormal(v[i]*b2 + c2*gi*gi)
-			m[i], v[i] = mi, vi
-			if vmax != nil {
-				vi = max(vmax[i], vi)
-				vmax[i] = vi
-			}
-			denom := float32(math.Sqrt(float64(vi)))/bc2s + eps
-			p[i] += negStep * mi / denom
-		}
+		adamUpdate(s.t.Data(), g, s.buf[0], s.buf[1], vmax, &k)
 	}
 }
 

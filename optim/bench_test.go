@@ -20,8 +20,8 @@ func blasTag() string {
 }
 
 // measure runs body b.N times after a warm-up call, reporting allocations and
-// the CPU time per operation besides the wall-clock time.
-func measure(b *testing.B, body func()) {
+// the CPU time per operation besides the wall-clock time. It returns the CPU time per operation in nanoseconds.
+func measure(b *testing.B, body func()) float64 {
 	body()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -29,7 +29,9 @@ func measure(b *testing.B, body func()) {
 	for i := 0; i < b.N; i++ {
 		body()
 	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	cpu := float64(cpuTime()-start) / float64(b.N)
+	b.ReportMetric(cpu, "cpu-ns/op")
+	return cpu
 }
 
 // trainStep returns one training step (forward, MSE, backward, Adam update)
@@ -122,8 +124,10 @@ func BenchmarkStep(b *testing.B) {
 			step func()
 		}{{"adam", adam.Step}, {"sgd-momentum", sgd.Step}, {"rmsprop", rms.Step}} {
 			b.Run(net.name+"/"+o.name, func(b *testing.B) {
-				b.SetBytes(int64(4 * net.ps.Count()))
-				measure(b, o.step)
+				n := net.ps.Count()
+				b.SetBytes(int64(4 * n))
+				cpu := measure(b, o.step)
+				b.ReportMetric(cpu/float64(n), "cpu-ns/param")
 			})
 		}
 	}
