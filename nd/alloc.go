@@ -120,7 +120,9 @@ func joinArrays(dst *Array, arrs []*Array) bool {
 // Use it in two steps: Reserve each array, then make the arrays with Index.
 // The reserved memory is allocated when Index first needs it. An array that
 // does not fit what is left of the reservation is allocated on its own, so
-// a reservation that is too small costs speed, not correctness. Arrays
+// a reservation that is too small costs speed, not correctness. The rows
+// given to Index (nd.Ints) must not change while the Block is in use: the
+// Block checks them once for all arrays of the same length. Arrays
 // whose elements take 32 KiB or more always get memory of their own, not
 // zeroed before it is filled (see the package documentation's Decisions).
 //
@@ -141,6 +143,13 @@ type Block struct {
 	ints    []int    // shapes and strides
 	words   []uint64 // element memory of bool and numeric dtypes
 	objects []any
+
+	// The rows last checked by Index (their first element's address and
+	// their number), the axis length they fit and whether one is negative:
+	// a Batch gathers the same rows from arrays of the same length.
+	rowsAt       *int
+	nRows, rowsN int
+	rowsNegative bool
 }
 
 // Reserve counts the memory that k.Index(a, idx...) will take: a header
@@ -198,7 +207,7 @@ func (k *Block) Index(a *Array, idx ...Index) *Array {
 	if len(a.shape) == 0 {
 		panic(errorf(ErrIndex, "Take: too many indices for a 0-d array"))
 	}
-	neg := checkRows(rows, a.shape[0])
+	neg := k.checkRows(rows, a.shape[0])
 	dst := k.header(a.dt, len(a.shape), nil)
 	dst.shape[0] = len(rows)
 	copy(dst.shape[1:], a.shape[1:])
@@ -209,6 +218,21 @@ func (k *Block) Index(a *Array, idx ...Index) *Array {
 		takeRowsOf(dst, a, rows, neg)
 	}
 	return dst
+}
+
+// checkRows is the function checkRows, skipped for the rows last checked
+// when they fit an axis of length n too: the rows of a gather must not
+// change while the Block is in use.
+func (k *Block) checkRows(rows []int, n int) (neg bool) {
+	if len(rows) == 0 {
+		return false
+	}
+	if &rows[0] == k.rowsAt && len(rows) == k.nRows && (n == k.rowsN || !k.rowsNegative && n > k.rowsN) {
+		return k.rowsNegative
+	}
+	neg = checkRows(rows, n)
+	k.rowsAt, k.nRows, k.rowsN, k.rowsNegative = &rows[0], len(rows), n, neg
+	return neg
 }
 
 // header returns a header as the function header does, from k's memory.

@@ -105,6 +105,12 @@ func TestBlock(t *testing.T) {
 			}
 		})
 	}
+	// The rows are checked again against a shorter axis.
+	var short nd.Block
+	rows := nd.Ints(5, 0)
+	short.Index(arange(t, 6), rows)
+	mustPanic(t, nd.ErrIndex, func() { short.Index(arange(t, 3), rows) })
+	checkArray(t, short.Index(arange(t, 8), rows), nd.Int64, []int{2}, []int64{5, 0})
 	// The same panics as Array.Index.
 	var k nd.Block
 	mustPanic(t, nd.ErrIndex, func() { k.Index(arange(t, 3), nd.Ints(3)) })
