@@ -480,3 +480,27 @@ func TestHotPathAllocs(t *testing.T) {
 		}
 	}
 }
+
+var sinkBytes []byte
+
+// BenchmarkAllocFloor allocates, in one make, as many bytes as an
+// allocating Batch operation returns (its B/op on the benchmark data):
+// Index with 64 ints and Slice [:32] of the flat batch, and Split of 1,024
+// flat rows. It is the floor of those benchmarks: Go zeroes new memory, and
+// new memory is not in the caches, so what an allocating operation returns
+// costs time in proportion to its bytes before anything is copied.
+func BenchmarkAllocFloor(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		bytes int
+	}{{"IndexInts_flat", 4544}, {"Slice_flat", 1088}, {"Split_flat", 103320}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.ResetTimer()
+			defer cpuPerOp(b)()
+			for i := 0; i < b.N; i++ {
+				sinkBytes = make([]byte, c.bytes)
+			}
+		})
+	}
+}

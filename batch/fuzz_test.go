@@ -217,6 +217,22 @@ func FuzzBatchTake(f *testing.F) {
 			if idx := src.Index(nd.Ints(rows...)); !batch.Equal(idx, got) {
 				t.Fatalf("Index(Ints) differs from Take")
 			}
+			// Split's pieces (built from one tree) are got's ranges.
+			size := int(nrows%3) + 1
+			pieces, err := got.Split(size, false, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := 0
+			for p := range pieces {
+				if want := got.Index(nd.Range(i, i+size)); !batch.Equal(p, want) {
+					t.Fatalf("Split piece at %d:\n%v\nwant\n%v", i, p, want)
+				}
+				i += size
+			}
+			if i < len(rows) {
+				t.Fatalf("Split stopped at row %d of %d", i, len(rows))
+			}
 		}
 	})
 }
