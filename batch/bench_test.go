@@ -1,6 +1,7 @@
 package batch_test
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 
@@ -51,6 +52,17 @@ func leafRowBytes(b *batch.Batch, out []int) []int {
 	return out
 }
 
+// filled returns n bytes holding data: the sources of the companion copies
+// are written once, because a large make that is never written reads the
+// kernel's shared zero page, which is faster than reading real data.
+func filled(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return b
+}
+
 // copyRows is the companion of the gathers: for each array, copy the
 // selected rows of a byte buffer into a preallocated one with plain copy.
 type copyRows struct {
@@ -61,7 +73,7 @@ type copyRows struct {
 func newCopyRows(b *batch.Batch, srcRows, dstRows int) *copyRows {
 	c := &copyRows{sizes: leafRowBytes(b, nil)}
 	for _, s := range c.sizes {
-		c.src = append(c.src, make([]byte, s*srcRows))
+		c.src = append(c.src, filled(s*srcRows))
 		c.dst = append(c.dst, make([]byte, s*dstRows))
 	}
 	return c
@@ -291,7 +303,7 @@ func BenchmarkStackCopy(b *testing.B) {
 	srcs := make([][][]byte, 64)
 	for i := range srcs {
 		for _, s := range sizes {
-			srcs[i] = append(srcs[i], make([]byte, s))
+			srcs[i] = append(srcs[i], filled(s))
 		}
 	}
 	dsts := make([][]byte, len(sizes))
@@ -343,7 +355,7 @@ func BenchmarkCatCopy(b *testing.B) {
 	srcs := make([][]byte, len(sizes))
 	dsts := make([][]byte, len(sizes))
 	for j, s := range sizes {
-		srcs[j] = make([]byte, 64*s)
+		srcs[j] = filled(64 * s)
 		dsts[j] = make([]byte, 640*s)
 	}
 	b.SetBytes(int64(640 * rowBytes(one)))
@@ -355,6 +367,30 @@ func BenchmarkCatCopy(b *testing.B) {
 			for j, s := range sizes {
 				copy(dsts[j][k*64*s:(k+1)*64*s], srcs[j])
 			}
+		}
+	}
+}
+
+// BenchmarkCatCopyNew is BenchmarkCatCopy into new memory, the floor of an
+// allocating Cat: each leaf's ten parts joined by bytes.Join, which does
+// not zero its allocation first. New memory is not in the caches, so this
+// costs more than copying into memory reused every iteration.
+func BenchmarkCatCopyNew(b *testing.B) {
+	one := batchtest.Nested(64, rand.New(rand.NewPCG(1, 1)))
+	sizes := leafRowBytes(one, nil)
+	parts := make([][][]byte, len(sizes))
+	for j, s := range sizes {
+		for k := 0; k < 10; k++ {
+			parts[j] = append(parts[j], filled(64*s))
+		}
+	}
+	b.SetBytes(int64(640 * rowBytes(one)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	defer cpuPerOp(b)()
+	for i := 0; i < b.N; i++ {
+		for j := range parts {
+			sinkBytes = bytes.Join(parts[j], nil)
 		}
 	}
 }
