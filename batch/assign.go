@@ -105,7 +105,9 @@ func checkAssign(dst *Batch, src any) error {
 				return errAt(ErrType, e.key, "cannot assign "+describe(sv)+" into nil", nil)
 			}
 		case *nd.Array:
-			sv = arraySource(x, sv)
+			if x.DType() != nd.Object {
+				sv = leafArray(sv) // an Object array stores the leaf itself
+			}
 			_, svLeaf := sv.(Leaf)
 			if svBatch || !isMissing && !isScalar(sv) && !isArray(sv) && !(svLeaf && x.DType() == nd.Object) {
 				return errAt(ErrType, e.key, "cannot assign "+describe(sv)+" into a "+x.DType().String()+" array", nil)
@@ -149,16 +151,6 @@ func isNumber(v any) bool {
 func isArray(v any) bool {
 	_, ok := v.(*nd.Array)
 	return ok
-}
-
-// arraySource returns the value assigned into the array dst for sv: the
-// array of an ArrayLeaf, unless dst is an Object array, which stores the
-// leaf itself.
-func arraySource(dst *nd.Array, sv any) any {
-	if dst.DType() == nd.Object {
-		return sv
-	}
-	return leafArray(sv)
 }
 
 // zeroOf returns the Go value that resets an element of dtype dt.
@@ -210,7 +202,9 @@ func assign(dst *Batch, src any, idx []nd.Index, row int) error {
 		sv := dst.sourceValue(src, i, e.key)
 		switch x := leafArray(e.val).(type) {
 		case *nd.Array:
-			sv = arraySource(x, sv)
+			if x.DType() != nd.Object {
+				sv = leafArray(sv) // an Object array stores the leaf itself
+			}
 			var err error
 			switch {
 			case idx != nil:

@@ -99,6 +99,19 @@ type ArrayLeaf interface {
 // leafArray returns the array of v when v is an ArrayLeaf (with a non-nil
 // array), and v itself otherwise.
 func leafArray(v any) any {
+	switch v.(type) {
+	case *nd.Array, *Batch, nil:
+		// The usual values, told apart by their type word alone and
+		// inlined: asserting an interface type looks the type up in a
+		// table, which took replay buffers' SetRow of the flat benchmark
+		// batch from 415 to 519 cpu-ns (430 with this switch).
+		return v
+	}
+	return customArray(v)
+}
+
+// customArray is leafArray for the values that may be ArrayLeafs.
+func customArray(v any) any {
 	if l, ok := v.(ArrayLeaf); ok {
 		if a := l.Array(); a != nil {
 			return a
