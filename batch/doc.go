@@ -165,21 +165,22 @@
 //     allocation of nodes, one of entries (a single node: one for both)
 //     and one nd.Block for the arrays (headers, shapes, small buffers).
 //     Allocations per call on the benchmark data, and cpu-ns/op (-cpu 1,
-//     minimum of 5 runs, machine loaded): Index with 64 ints, flat 17 → 5,
-//     2,378 → 1,739 ns, nested 23 → 7; Take flat 16 → 5, 2,321 → 1,739;
-//     Slice [:32] flat 10 → 4, nested 14 → 4 (time unchanged within
-//     noise: ~770 and ~1,050 ns); Split of 1,024 rows into 32 shuffled
-//     pieces, flat 340 → 13, 56.8 → 43.3 µs, nested 474 → 17, 13.8 → 6.0
-//     ms. The price is that parts of a result keep each other's small
-//     memory allocated (see Aliasing). What is left is mostly the
-//     allocation itself, in proportion to the bytes returned:
-//     BenchmarkAllocFloor allocates the same bytes in one make and takes
-//     ~530 ns for Index's 4.5 KB, ~175 ns for Slice's 1.1 KB and ~9.8 µs
-//     for Split's 103 KB, so the 475 ns, 290 ns and 17.8 µs targets (20×
-//     the Python reference) are out of reach on this machine while the
-//     results are new memory; the Python reference reuses freed memory at
-//     once (reference counting), which a garbage-collected heap does not.
-//     TakeTo into a reused destination is the allocation-free path.
+//     minimum of 5 runs, old and new alternating, machine loaded): Index
+//     with 64 ints, flat 17 → 5, 2,402 → 1,832 ns, nested 23 → 7, 303 →
+//     244 µs; Take flat 16 → 5, 2,256 → 1,785 ns; Slice [:32] flat 10 → 4,
+//     nested 14 → 4 (time unchanged within noise: ~770 and ~1,050 ns);
+//     Split of 1,024 rows into 32 shuffled pieces, flat 340 → 13, 58.8 →
+//     43.9 µs, nested 474 → 17, 11.6 → 7.1 ms. The price is that parts of
+//     a result keep each other's small memory allocated (see Aliasing).
+//     What is left is mostly the allocation itself, in proportion to the
+//     bytes returned: BenchmarkAllocFloor allocates the same bytes in one
+//     make and takes 480–530 ns for Index's 4.5 KB, 175–205 ns for Slice's
+//     1.1 KB and 6.9–9.8 µs for Split's 103 KB, so the 475 ns, 290 ns and
+//     17.8 µs targets (20× the Python reference) are out of reach on this
+//     machine while the results are new memory; the Python reference
+//     reuses freed memory at once (reference counting), which a
+//     garbage-collected heap does not. TakeTo into a reused destination is
+//     the allocation-free path.
 //   - Split draws its permutation as rand.Rand.Perm does (the same
 //     numbers, so a seed gives the same pieces), in a loop instead of
 //     Perm's call through a closure per element.

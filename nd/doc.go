@@ -84,7 +84,7 @@
 //     checked first with one maximum over uint(row) (a negative row is a
 //     huge uint). 64 rows of a 1-d int64 array: 93 → 83 cpu-ns with the
 //     check, whose own cost went 29 → 22 ns with four accumulators; the
-//     Batch TakeTo benchmark on the flat batch: 1,038 → 739 cpu-ns.
+//     Batch TakeTo benchmark on the flat batch: 1,014 → 725 cpu-ns.
 //   - Large gathers (Take, Stack and Concatenate along axis 0 of
 //     contiguous inputs of one dtype, Copy) fill a new buffer of 32 KiB or
 //     more made by bytes.Join, the standard library's only allocation that
@@ -100,7 +100,7 @@
 //   - Block exists because an allocating operation's cost here is mostly
 //     the allocation, in proportion to its bytes: allocating the 4.5 KB
 //     that indexing the flat benchmark Batch with 64 rows returns takes
-//     ~530 cpu-ns by itself (Go zeroes new memory, which is not in the
+//     480–530 cpu-ns by itself (Go zeroes new memory, which is not in the
 //     caches, and the garbage collector, busy when a benchmark allocates
 //     continuously, charges allocations with marking work and pointer
 //     writes with barriers). So a Block cuts allocations (BenchmarkBlock,
