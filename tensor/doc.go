@@ -131,6 +131,17 @@
 //   - ReLU's backward selects with bit masks instead of a branch: with random
 //     signs the branch was mispredicted half the time and the pass cost three
 //     times as much.
+//   - ReLU, forward and backward, runs in SSE2 assembly on amd64 (four
+//     elements per instruction; every amd64 processor has SSE2), with the Go
+//     loops for the last len mod 4 elements, other platforms and the build
+//     tag gorl_noasm; both give the same results. Scalar Go stayed at
+//     0.65–0.9 ns per element however it was written (Go's max, which
+//     compiles without a branch; a sign mask on the bits; two elements per
+//     64-bit word). Measured side by side: BenchmarkElementwise/ReLU
+//     (forward, Sum, backward on 64×128) 36–37 µs → 20–23 µs; acting with
+//     the 4→128→128→2 MLP through OpenBLAS 2.1 → 1.8 µs at batch 1 and
+//     16.7–17.5 → 13.6–14.4 µs at batch 16, where ReLU had taken a fifth of
+//     the time.
 //   - Conv2d is im2col + GEMM with the unrolled input as [N·OH·OW, C·KH·KW],
 //     gathered element by element through a table of patch offsets. An
 //     earlier [C·KH·KW, N·OH·OW] layout filled by strided rows took 2–3 times

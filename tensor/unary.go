@@ -58,7 +58,9 @@ func (tp *Tape) AddScalar(x *Tensor, c float32) *Tensor { return tp.unary(opAddS
 // MulScalar returns c·x elementwise.
 func (tp *Tape) MulScalar(x *Tensor, c float32) *Tensor { return tp.unary(opMulScalar, x, c, 0) }
 
-// ReLU returns max(x, 0) elementwise; its gradient at 0 is 0.
+// ReLU returns max(x, 0) elementwise, as PyTorch's relu: NaN stays NaN and
+// −0 becomes +0. Its gradient is 0 where the result is 0 (at x ≤ 0) and
+// passes elsewhere, also where the result is NaN.
 func (tp *Tape) ReLU(x *Tensor) *Tensor { return tp.unary(opReLU, x, 0, 0) }
 
 // LeakyReLU returns x for x > 0 and slope·x otherwise (PyTorch's default slope
@@ -90,9 +92,10 @@ func (tp *Tape) unary(op unaryOp, x *Tensor, p0, p1 float32) *Tensor {
 	return &n.out
 }
 
-// selectPos returns a if v > 0 and b otherwise (NaN counts as positive),
-// without a branch: ReLU masks are random, and a mispredicted branch per
-// element cost more than the rest of the backward pass.
+// selectPos returns a if v > 0 and b otherwise (a NaN with the sign bit
+// clear counts as positive), without a branch: LeakyReLU's masks are random,
+// and a mispredicted branch per element cost more than the rest of the
+// backward pass.
 func selectPos(v, a, b float32) float32 {
 	bits := math.Float32bits(v)
 	m := -(((bits | -bits) >> 31) &^ (bits >> 31)) // all ones when v > 0
@@ -156,9 +159,7 @@ func unaryForward(op unaryOp, y, x []float32, p0, p1 float32) {
 			y[i] = v * p0
 		}
 	case opReLU:
-		for i, v := range x {
-			y[i] = max(v, 0)
-		}
+		relu(y, x)
 	case opLeakyReLU:
 		for i, v := range x {
 			if v <= 0 {
@@ -260,9 +261,7 @@ func unaryBack(n *node) {
 			put(i, gv*p0)
 		}
 	case opReLU:
-		for i, gv := range g {
-			put(i, selectPos(y[i], gv, 0))
-		}
+		reluBack(dst, g, y, acc)
 	case opLeakyReLU:
 		for i, gv := range g {
 			put(i, selectPos(x[i], gv, gv*p0))
