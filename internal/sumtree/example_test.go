@@ -44,5 +44,5 @@ func ExampleTree() {
 	// x = 3.5 -> leaf 4
 	// x = 7.9 -> leaf 4
 	// batch: [4 4 4 2]
-	// sumtree: value -1 for leaf 3 is not in [0, 2.2471164185778946e+307]
+	// sumtree: value -1 for leaf 3 is not in [0, 1.1235582092889473e+307]
 }
