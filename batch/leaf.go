@@ -83,7 +83,7 @@ type leafEqualer interface {
 // Index still goes through the leaf's own Index, whose result may be a
 // copy (a tensor's x[:, 1] is one: tensors are contiguous). Python's
 // data[:, 1] += 6 reads, adds and writes back; its Go form does the same,
-// and so works for every leaf:
+// and so works for arrays and ArrayLeaf values alike:
 //
 //	idx := []nd.Index{nd.All(), nd.I(1)}
 //	sub := data.Index(idx...) // views of arrays, the leaf's Index of leaves

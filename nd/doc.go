@@ -94,9 +94,9 @@
 //     into memory reused every iteration 2.3 ms. Such buffers are large
 //     objects, which Go's allocator places on page boundaries, so they are
 //     aligned for every dtype (checked anyway). The Batch Cat of 10 × 64
-//     image transitions went from 6.5 to 3.3–3.7 ms, against 2.5 ms for
-//     joining the same bytes into new memory and 2.0 ms for copying them
-//     into reused memory: new memory is not in the caches.
+//     image transitions went from 6.2–6.5 to 3.3–3.8 ms, against 2.5–2.9
+//     ms for joining the same bytes into new memory and 2.0–2.1 ms for
+//     copying them into reused memory: new memory is not in the caches.
 //   - Block exists because an allocating operation's cost here is mostly
 //     the allocation, in proportion to its bytes: allocating the 4.5 KB
 //     that indexing the flat benchmark Batch with 64 rows returns takes
