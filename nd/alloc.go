@@ -113,9 +113,9 @@ func joinArrays(dst *Array, arrs []*Array) bool {
 
 // Block is memory for the arrays of an operation that makes many at once,
 // such as indexing every array of a Batch: their headers come from one
-// allocation and the elements of the small ones from one more (one for
-// bool and numeric dtypes, one for Object), instead of two allocations per
-// array.
+// allocation, their shapes and strides from another, and the elements of
+// the small ones from one more (one for bool and numeric dtypes, one for
+// Object), instead of two allocations per array.
 //
 // Use it in two steps: Reserve each array, then make the arrays with Index.
 // The reserved memory is allocated when Index first needs it. An array that
