@@ -374,8 +374,7 @@ func (m *fileMeta) build() (*core, error) {
 		if c.prio, err = newPrio(c.total, *m.prio); err != nil {
 			return nil, &Error{Kind: ErrFormat, Msg: "invalid priority settings", Err: err}
 		}
-		c.prio.maxPrio = m.max
-		c.prio.maxLeaf = pow(m.max, c.prio.alpha)
+		c.prio.setMax(m.max)
 	}
 	if m.her != nil {
 		if c.her, err = newHER(*m.her); err != nil {

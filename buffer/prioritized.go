@@ -41,6 +41,11 @@ func (p *prioState) reset() {
 	p.maxPrio, p.maxLeaf = 1, 1
 }
 
+// setMax makes mx the priority new transitions get.
+func (p *prioState) setMax(mx float64) {
+	p.maxPrio, p.maxLeaf = mx, powLn(mx, log(mx), p.alpha)
+}
+
 // init gives new transitions the largest priority seen so far.
 func (p *prioState) init(idx []int) {
 	for _, i := range idx {
@@ -64,22 +69,29 @@ func (p *prioState) draw(idx []int, rng *rand.Rand) {
 
 // weights stores the importance-sampling weight of each index in w:
 // (P(i) / minₖ P(k))^(−β) = (leafᵢ / min leaf)^(−β), the paper's
-// (N·P(i))^(−β) / maxₖ (N·P(k))^(−β); with WeightNorm, divided by the
-// largest weight of the batch. A slot never written has weight +Inf.
+// (N·P(i))^(−β) / maxₖ (N·P(k))^(−β), computed as exp(−β·(ln leafᵢ −
+// ln min leaf)); with WeightNorm, divided by the largest weight of the
+// batch. A slot never written has weight +Inf.
 func (p *prioState) weights(w []float64, idx []int) {
-	lo := p.tree.Min()
-	mx := 0.0
-	for k, i := range idx {
-		if r := p.tree.Get(i) / lo; r == 1 || p.beta == 0 {
-			w[k] = 1
-		} else {
-			w[k] = pow(r, -p.beta)
-		}
-		mx = max(mx, w[k])
-	}
-	if p.norm && mx > 0 {
+	if p.beta == 0 {
 		for k := range w {
-			w[k] /= mx
+			w[k] = 1
+		}
+		return
+	}
+	lo := log(p.tree.Min())
+	for k, i := range idx {
+		w[k] = exp(-p.beta * (log(p.tree.Get(i)) - lo))
+	}
+	if p.norm {
+		mx := 0.0
+		for _, x := range w {
+			mx = max(mx, x)
+		}
+		if mx > 0 {
+			for k := range w {
+				w[k] /= mx
+			}
 		}
 	}
 }
@@ -96,7 +108,7 @@ func (p *prioState) update(idx []int, prios []float64) error {
 	mx := p.maxPrio
 	for k, x := range prios {
 		a := math.Abs(x) + prioEps
-		v := pow(a, p.alpha)
+		v := powLn(a, log(a), p.alpha)
 		if math.IsNaN(x) || math.IsInf(a, 0) || v > p.tree.MaxValue() {
 			return errorf(ErrValue, "", fmt.Sprintf("UpdateWeight: priority %g for index %d is not a finite number in range", x, idx[k]))
 		}
@@ -107,26 +119,9 @@ func (p *prioState) update(idx []int, prios []float64) error {
 		return &Error{Kind: ErrValue, Msg: "UpdateWeight", Err: err}
 	}
 	if mx > p.maxPrio {
-		p.maxPrio, p.maxLeaf = mx, pow(mx, p.alpha)
+		p.setMax(mx)
 	}
 	return nil
-}
-
-// pow returns x^y for x > 0: exactly for the exponents annealing reaches
-// (β = 1) and the common square roots, as exp(y·ln x) otherwise, which
-// costs half of math.Pow.
-func pow(x, y float64) float64 {
-	switch y {
-	case 1:
-		return x
-	case -1:
-		return 1 / x
-	case 0.5:
-		return math.Sqrt(x)
-	case -0.5:
-		return 1 / math.Sqrt(x)
-	}
-	return math.Exp(y * math.Log(x))
 }
 
 // Prioritized is a Replay buffer with prioritized sampling (Tianshou's
