@@ -25,6 +25,11 @@ type source struct {
 	kind srcKind
 	arr  *nd.Array
 	val  any
+	// An array of the column's dtype, contiguous, whose rows have the
+	// stored shape is copied row by row from its elements: input row j's
+	// stored part starts at element base + j·stride.
+	direct       bool
+	base, stride int
 }
 
 // pending is a key of the input that the storage does not have yet: a new
@@ -37,6 +42,99 @@ type pending struct {
 	val    any
 }
 
+// addPlan is the plan of an earlier Add, kept so that an Add of the same
+// input does not match and check it again: a collector adds the same Batch
+// holding the same arrays, with new values, at every step. The input is the
+// same when it is the same Batch holding, depth first, the same keys with
+// the same arrays and nested Batches (pointers compared), and the rows and
+// the storage schema are those the plan was made for: an nd.Array never
+// changes dtype, shape or strides, so what plan checked still holds. Inputs
+// with other values (custom leaves, strings, Go values) are planned every
+// time. The plan refers to the input's arrays until a different input is
+// planned.
+type addPlan struct {
+	data    *batch.Batch // nil: no plan kept
+	rows    int
+	stacked bool
+	schema  uint64
+	items   []planItem
+	srcs    []source
+}
+
+// planItem is a key of the input and its value, or, with key "" and val a
+// *batch.Batch, the start of a nested Batch of n keys.
+type planItem struct {
+	key string
+	val any
+	n   int
+}
+
+// keep records the plan just made for data.
+func (p *addPlan) keep(data *batch.Batch, st *addState, schema uint64) {
+	p.data, p.items = nil, p.items[:0]
+	if !p.record(data) {
+		p.items = p.items[:0]
+		return
+	}
+	p.data, p.rows, p.stacked, p.schema = data, st.rows, st.stacked, schema
+	p.srcs = append(p.srcs[:0], st.srcs...)
+}
+
+// record appends the items of b depth first and reports whether all its
+// values are arrays or Batches.
+func (p *addPlan) record(b *batch.Batch) bool {
+	p.items = append(p.items, planItem{val: b, n: b.NumKeys()})
+	for key, v := range b.Items() {
+		switch x := v.(type) {
+		case *nd.Array:
+			p.items = append(p.items, planItem{key: key, val: x})
+		case *batch.Batch:
+			p.items = append(p.items, planItem{key: key, val: x})
+			if !p.record(x) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// reuse sets st.srcs to the kept plan and reports true if data is the
+// input it was made for.
+func (p *addPlan) reuse(data *batch.Batch, st *addState, schema uint64) bool {
+	if p.data != data || p.rows != st.rows || p.stacked != st.stacked || p.schema != schema {
+		return false
+	}
+	if k, ok := p.same(data, 0); !ok || k != len(p.items) {
+		return false
+	}
+	copy(st.srcs, p.srcs)
+	return true
+}
+
+// same compares b with the items from k on and returns the position after
+// b's items.
+func (p *addPlan) same(b *batch.Batch, k int) (int, bool) {
+	if k >= len(p.items) || p.items[k].val != any(b) || p.items[k].n != b.NumKeys() {
+		return k, false
+	}
+	k++
+	for key, v := range b.Items() {
+		if k >= len(p.items) || p.items[k].key != key || p.items[k].val != v {
+			return k, false
+		}
+		k++
+		if x, ok := v.(*batch.Batch); ok {
+			var same bool
+			if k, same = p.same(x, k); !same {
+				return k, false
+			}
+		}
+	}
+	return k, true
+}
+
 // addState is the scratch of Add, reused across calls.
 type addState struct {
 	srcs     []source // by column id
@@ -47,6 +145,7 @@ type addState struct {
 	rows     int   // number of rows
 	row0     int   // input row of ptrs[0]
 	from, to []int // episode moved from a cache (Cached)
+	last     addPlan
 }
 
 // add stores the transitions of data; ids gives the sub-buffer of each
@@ -75,26 +174,10 @@ func (c *core) add(data *batch.Batch, ids []int, steps []Step, multi bool) ([]St
 	if st.rows == 0 {
 		return steps, nil
 	}
-	for _, k := range requiredKeys {
-		if !data.Has(k) {
-			return steps, errorf(ErrKey, k, "Add: missing required key")
-		}
-	}
-	// Plan and check everything before changing anything.
-	for i := range st.srcs {
-		st.srcs[i] = source{}
-	}
-	st.pending = st.pending[:0]
-	if err := c.plan(data, &c.root, "", st); err != nil {
-		return steps, err
-	}
-	for i := range st.pending {
-		if err := c.checkPending(&st.pending[i], st); err != nil {
+	if !st.last.reuse(data, st, c.schema) {
+		if err := c.plan(data, st); err != nil {
 			return steps, err
 		}
-	}
-	if len(st.pending) > 0 || c.doneCol == nil {
-		c.commit(st)
 	}
 	st.rowSub = slices.Grow(st.rowSub[:0], st.rows)[:st.rows]
 	c.stamp++
@@ -161,10 +244,39 @@ func (c *core) store(steps []Step) []Step {
 	return steps
 }
 
-// plan matches the keys of in (at storage node n) with the storage
+// plan checks data before anything is changed, records the source of each
+// column in st.srcs and creates the keys the storage lacks; when data brings
+// no new key, it keeps the plan for the next Add (see addPlan).
+func (c *core) plan(data *batch.Batch, st *addState) error {
+	for _, k := range requiredKeys {
+		if !data.Has(k) {
+			return errorf(ErrKey, k, "Add: missing required key")
+		}
+	}
+	for i := range st.srcs {
+		st.srcs[i] = source{}
+	}
+	st.pending = st.pending[:0]
+	if err := c.match(data, &c.root, "", st); err != nil {
+		return err
+	}
+	for i := range st.pending {
+		if err := c.checkPending(&st.pending[i], st); err != nil {
+			return err
+		}
+	}
+	if len(st.pending) > 0 || c.doneCol == nil {
+		c.commit(st)
+		return nil
+	}
+	st.last.keep(data, st, c.schema)
+	return nil
+}
+
+// match matches the keys of in (at storage node n) with the storage
 // columns, records the source of each column in st.srcs, checks that each
 // source can be stored, and collects keys the storage lacks.
-func (c *core) plan(in *batch.Batch, n *node, top string, st *addState) error {
+func (c *core) match(in *batch.Batch, n *node, top string, st *addState) error {
 	for key, v := range in.Items() {
 		t := top
 		if n == &c.root {
@@ -188,7 +300,7 @@ func (c *core) plan(in *batch.Batch, n *node, top string, st *addState) error {
 			case len(k.kids) == 0:
 				st.pending = append(st.pending, pending{node: k, key: key, top: t, val: v})
 			default:
-				if err := c.plan(b, k, t, st); err != nil {
+				if err := c.match(b, k, t, st); err != nil {
 					return err
 				}
 			}
@@ -258,10 +370,19 @@ func (c *core) checkSource(col *column, v any, st *addState) (source, error) {
 		case !nd.CanCast(x.DType(), dt):
 			return source{}, errorf(ErrType, col.path, fmt.Sprintf("Add: cannot store %s into a %v column", describe(x), dt))
 		}
-		if !broadcasts(x, c.frameAxes(col.obs, st), col.row) {
+		skip := c.frameAxes(col.obs, st)
+		if !broadcasts(x, skip, col.row) {
 			return source{}, errorf(ErrType, col.path, fmt.Sprintf("Add: got %s, rows of shape %v are stored", describe(x), col.row))
 		}
-		return source{kind: srcArray, arr: x}, nil
+		src := source{kind: srcArray, arr: x}
+		if x.DType() == dt && x.IsContiguous() && sameRow(x, skip, col.row) {
+			src.direct, src.stride = true, col.rowLen
+			if col.obs && c.cfg.SaveOnlyLastObs {
+				frames := x.Dim(skip - 1)
+				src.base, src.stride = (frames-1)*col.rowLen, frames*col.rowLen
+			}
+		}
+		return src, nil
 	case batch.Leaf:
 		if col.arr.DType() != nd.Object || len(col.row) != 0 {
 			return source{}, errorf(ErrType, col.path, fmt.Sprintf("Add: cannot store %s into a %v column", describe(x), col.arr.DType()))
@@ -536,18 +657,11 @@ func (c *core) write(col *column, src source, st *addState) {
 			}
 		}
 	case srcArray:
-		a := src.arr
-		skip := c.frameAxes(col.obs, st)
-		if a.DType() == col.arr.DType() && a.IsContiguous() && sameRow(a, skip, col.row) {
-			base, stride := 0, col.rowLen
-			if col.obs && c.cfg.SaveOnlyLastObs {
-				frames := a.Dim(skip - 1)
-				base = (frames - 1) * col.rowLen
-				stride = frames * col.rowLen
-			}
-			col.st.put(st.ptrs, col.rowLen, a, base+st.row0*stride, stride)
+		if src.direct {
+			col.st.put(st.ptrs, col.rowLen, src.arr, src.base+st.row0*src.stride, src.stride)
 			return
 		}
+		a := src.arr
 		for j, p := range st.ptrs {
 			v := a
 			if st.stacked {

@@ -114,6 +114,10 @@ type core struct {
 	rew                                []float64
 	term, trunc, done                  []bool
 
+	// schema counts the changes of the storage's keys and columns (see
+	// buildOuts); a kept Add plan is valid for one.
+	schema uint64
+
 	allIDs []int // 0, 1, …, len(subs)-1 (or 1… for Cached): default buffer ids
 	zeroID []int // {0}: the id of a single transition
 

@@ -30,6 +30,11 @@ type takeState struct {
 	avail                  []int // indices whose frame stack is whole
 	xs                     []float64
 	leaves                 []batch.Leaf
+	// template is one transition laid out as TakeTo fills a Batch (nil
+	// until Take or Sample needs it, and again when the layout changes);
+	// zeros are row indices 0 into it.
+	template *batch.Batch
+	zeros    []int
 }
 
 // buildOuts lays out the sampled batch: obs, act, rew, terminated,
@@ -37,6 +42,8 @@ type takeState struct {
 // then the other keys in storage order.
 func (c *core) buildOuts() {
 	c.outs, c.outRs = c.outs[:0], c.outRs[:0]
+	c.takes.template = nil
+	c.schema++
 	stacked := c.cfg.stack() > 1
 	var walk func(n *node, path string, mode outMode)
 	walk = func(n *node, path string, mode outMode) {
@@ -244,11 +251,35 @@ func fits(a *nd.Array, dt nd.DType, n, s int, row []int) bool {
 
 // Take returns buf[indices] as a new Batch; see TakeTo.
 func (c *core) Take(indices []int) (*batch.Batch, error) {
-	dst := &batch.Batch{}
+	for _, g := range indices {
+		c.checkIndex(g, "TakeTo")
+	}
+	if c.doneCol == nil {
+		return nil, errorf(ErrEmpty, "", "TakeTo: nothing was ever added")
+	}
+	dst := c.fresh(len(indices))
 	if err := c.TakeTo(dst, indices); err != nil {
 		return nil, err
 	}
 	return dst, nil
+}
+
+// fresh returns a new Batch laid out as TakeTo fills it, with n rows: n
+// copies of a one-transition template, made by batch.Take, which builds
+// the whole tree from a few allocations (TakeTo into an empty Batch makes
+// two per array and one per key it sets). Something must have been added.
+func (c *core) fresh(n int) *batch.Batch {
+	ts := &c.takes
+	if ts.template == nil {
+		ts.template = &batch.Batch{}
+		if err := c.TakeTo(ts.template, c.zeroID); err != nil {
+			panic(err) // an empty Batch takes every key
+		}
+	}
+	if len(ts.zeros) < n {
+		ts.zeros = make([]int, n)
+	}
+	return batch.Take(ts.template, ts.zeros[:n])
 }
 
 // Get returns the values stored under key (a key or key path) at the given
