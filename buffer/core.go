@@ -199,6 +199,56 @@ func (c *core) Cap() int { return c.total }
 // and for Cached the size of the main ring.
 func (c *core) Config() Config { return c.cfg }
 
+// BufferNum returns the number of sub-buffers that Add's ids name
+// (Tianshou's buffer_num): 1 for Replay, Prioritized and HER, the number of
+// rings of Vector, PrioritizedVector and HERVector, the number of caches of
+// Cached.
+func (c *core) BufferNum() int {
+	if c.cached {
+		return len(c.subs) - 1
+	}
+	return len(c.subs)
+}
+
+// EndEpisode ends the episodes in progress in the sub-buffers ids (ids as
+// Add takes them), as when an environment is reset in the middle of an
+// episode: the newest transition of each, unless it already ends an
+// episode, is marked truncated (so done is true, Prev and Next stop there,
+// and returns bootstrap from it, as at a time limit), and the next Add to
+// that sub-buffer starts a new episode, with its own return, length and
+// start. A Cached buffer moves the cache's partial episode, so ended, into
+// the main ring. A sub-buffer without transitions, or whose newest
+// transition ends an episode, is left as it is, so ending an episode twice
+// changes nothing.
+//
+// EndEpisode panics with ErrIndex if an id is not a valid buffer id.
+func (c *core) EndEpisode(ids []int) {
+	nsub := c.BufferNum()
+	for _, id := range ids {
+		if uint(id) >= uint(nsub) {
+			panic(errorf(ErrIndex, "", fmt.Sprintf("EndEpisode: buffer id %d out of range [0, %d)", id, nsub)))
+		}
+	}
+	c.restoreHER()
+	for _, id := range ids {
+		if c.cached {
+			id++
+		}
+		s := &c.subs[id]
+		s.epRet, s.epLen, s.epStart = 0, 0, s.next
+		if s.n == 0 {
+			continue
+		}
+		if g := s.off + (s.next-1+s.size)%s.size; !c.done[g] {
+			c.trunc[g], c.done[g] = true, true
+			if c.cached {
+				var step Step
+				c.flushCache(&step, id)
+			}
+		}
+	}
+}
+
 // Reset empties the buffer: lengths, positions and episode statistics go
 // back to zero (priorities too); the storage keeps its schema and memory.
 func (c *core) Reset() {

@@ -50,6 +50,15 @@ func (m *modelSub) add(e modelEntry) buffer.Step {
 	return s
 }
 
+// end ends the episode in progress, as EndEpisode must: the newest
+// transition becomes truncated unless it is done.
+func (m *modelSub) end() {
+	if n := len(m.list); n > 0 && !m.list[n-1].term && !m.list[n-1].trun {
+		m.list[n-1].trun = true
+	}
+	m.epRet, m.epLen, m.epStart = 0, 0, m.next
+}
+
 // model is a naive buffer: one modelSub per sub-buffer.
 type model struct {
 	subs  []*modelSub
@@ -196,11 +205,13 @@ func (m *model) check(t *testing.T, name string, b buffer.Buffer, ignoreObsNext 
 }
 
 // FuzzReplayOps runs random sequences of Add (Replay and Vector, with
-// buffer ids), Update, Reset and sampling against the naive model.
+// buffer ids), Update, Reset, EndEpisode and sampling against the naive
+// model.
 func FuzzReplayOps(f *testing.F) {
 	f.Add([]byte{3, 2, 1, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 	f.Add([]byte{7, 3, 2, 1, 0x11, 0x22, 0x33, 0x44, 0x52, 0x61, 0x70, 0x83, 0x90, 0xa1, 0x02, 0x14, 0x25, 0x36})
 	f.Add([]byte{1, 1, 0, 0, 0, 0, 0, 0x40, 0x20, 0x30, 0x20, 0x40})
+	f.Add([]byte{4, 2, 1, 0, 0x01, 0x02, 0x60, 0xc7, 0x61, 0x03, 0x62, 0x65, 0x04, 0xc1, 0xe0, 0x05, 0xe0})
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		if len(ops) < 4 {
 			t.Skip()
@@ -276,9 +287,23 @@ func FuzzReplayOps(f *testing.F) {
 				if len(to) != len(want) || len(want) > 0 && !slices.Equal(to, want) {
 					t.Fatalf("Update returned %v, model %v", to, want)
 				}
-			case 6: // Reset src
-				src.Reset()
-				msrc = newModel([]int{src.Cap()}, 1)
+			case 6:
+				if op&1 == 0 { // Reset src
+					src.Reset()
+					msrc = newModel([]int{src.Cap()}, 1)
+					continue
+				}
+				// End the episodes of a and of some of v's sub-buffers.
+				a.EndEpisode([]int{0})
+				ma.subs[0].end()
+				var ids []int
+				for id := range num {
+					if op>>(1+id)&1 == 1 {
+						ids = append(ids, id)
+						mv.subs[id].end()
+					}
+				}
+				v.EndEpisode(ids)
 			case 7: // check everything
 				ma.check(t, "a", a, ignore, rng)
 				mv.check(t, "v", v, ignore, rng)

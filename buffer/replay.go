@@ -32,6 +32,11 @@ type Buffer interface {
 	NextTo(dst, indices []int)
 	// UnfinishedIndex returns the newest index of each unfinished episode.
 	UnfinishedIndex() []int
+	// BufferNum returns the number of sub-buffers Add's ids name.
+	BufferNum() int
+	// EndEpisode ends the episodes in progress in the sub-buffers ids,
+	// marking their newest transitions truncated.
+	EndEpisode(ids []int)
 	// Rew, Terminated, Truncated and Done are views of the stored
 	// rewards and flags, by global index.
 	Rew() []float64
