@@ -57,7 +57,8 @@ func NewAsync(cfg AsyncConfig) (*AsyncCollector, error) {
 func (c *AsyncCollector) Buffer() buffer.Buffer { return c.e.buf }
 
 // Reset waits for the envs in flight, dropping their results, then resets
-// every env as Collector.Reset does.
+// every env, and ends the episodes in progress in the buffer, as
+// Collector.Reset does.
 func (c *AsyncCollector) Reset(ctx context.Context, seeds []env.Seed) error {
 	if seeds != nil && len(seeds) != c.e.n {
 		return fmt.Errorf("collector: Reset with %d seeds for %d envs", len(seeds), c.e.n)
@@ -66,6 +67,7 @@ func (c *AsyncCollector) Reset(ctx context.Context, seeds []env.Seed) error {
 	if err := c.drain(ctx); err != nil {
 		return err
 	}
+	c.e.abandon()
 	if err := c.e.reset(ctx, nil, seeds); err != nil {
 		return err
 	}

@@ -52,13 +52,16 @@ func (c *Collector) Buffer() buffer.Buffer { return c.e.buf }
 // Reset resets every env, env i with seeds[i] (seeds may be nil: no
 // seeds), and forgets the episodes in progress: observations, Infos,
 // running returns and lengths start afresh and hidden states become zero.
-// Transitions already stored stay in the buffer. Seeded resets make a run
-// reproducible, with a reproducible policy and Config.Rand.
+// Transitions already stored stay in the buffer, and the episodes in
+// progress end there: the last transition stored of each is marked
+// truncated (buffer.Buffer.EndEpisode), as at a time limit. Seeded resets
+// make a run reproducible, with a reproducible policy and Config.Rand.
 func (c *Collector) Reset(ctx context.Context, seeds []env.Seed) error {
 	if seeds != nil && len(seeds) != c.e.n {
 		return fmt.Errorf("collector: Reset with %d seeds for %d envs", len(seeds), c.e.n)
 	}
 	c.e.ready = false
+	c.e.abandon()
 	if err := c.e.reset(ctx, nil, seeds); err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env/vector"
 )
@@ -124,30 +123,6 @@ func (e *engine) validate(req Request) error {
 		return bad("Render needs Config.OnFrame to receive the frames")
 	case req.RenderPause < 0:
 		return bad(fmt.Sprintf("negative RenderPause %v", req.RenderPause))
-	}
-	return nil
-}
-
-// subBuffers reports an error wrapping ErrConfig unless buf's Add accepts
-// buffer id n−1, that is, buf has at least n sub-buffers. The buffer
-// package states that Add panics with buffer.ErrIndex for an id it does not
-// have and checks ids before anything else, and that an Add missing
-// required keys returns an error and leaves the buffer unchanged; an Add of
-// an empty Batch therefore tells the two cases apart without storing
-// anything. (A method giving the number of sub-buffers would be simpler;
-// buffer.Buffer has none.)
-func subBuffers(buf buffer.Buffer, n int) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			e, ok := v.(error)
-			if !ok || !errors.Is(e, buffer.ErrIndex) {
-				panic(v)
-			}
-			err = fmt.Errorf("%w: the buffer has fewer sub-buffers than the %d envs (env i's steps go to sub-buffer i): %w", ErrConfig, n, e)
-		}
-	}()
-	if _, addErr := buf.Add(&batch.Batch{}, []int{n - 1}, nil); addErr == nil {
-		return fmt.Errorf("%w: the buffer accepted a transition without keys", ErrConfig)
 	}
 	return nil
 }

@@ -71,7 +71,9 @@
 //     for seeds), by ResetBeforeCollect, and by the Collect after an error
 //     that left them out of step with the collector (an env's error or
 //     panic, a buffer or Info error); after a policy's error nothing has
-//     been stepped and the next Collect continues.
+//     been stepped and the next Collect continues. Every episode in progress
+//     that such a reset abandons ends in the buffer: its last stored
+//     transition is marked truncated.
 //   - Bad requests and configs are errors wrapping [ErrRequest] and
 //     [ErrConfig]; errors of envs name the env ("env 3: …"; a panic inside an
 //     env is a *vector.PanicError); errors of the policy and the buffer are
@@ -118,12 +120,16 @@
 // and the key rather than a silent conversion, since the buffer's column
 // dtype is fixed by the first Add.
 //
-// Episode returns and lengths come from the collector's own per-env sums,
-// not from buffer.Step: an episode abandoned by a reset would otherwise be
-// merged with the next one (the buffer continues its episode bookkeeping
-// in the sub-buffer). The abandoned transitions themselves stay in the
-// buffer, unfinished and followed by the next episode's, as in Tianshou: the
-// buffer has no way yet to close an episode in progress.
+// A reset of every env (Reset, ResetBeforeCollect, the reset after an
+// error, AsyncCollector.Reset) abandons the episodes in progress; the
+// collector ends them in the buffer with buffer.Buffer.EndEpisode, which
+// marks the last stored transition of each truncated. Tianshou leaves them
+// unfinished, so its buffer joins them to the env's next episode: n-step
+// returns and GAE run across the reset, and the next episode is reported
+// from the abandoned one's start. Truncated rather than dropped: the
+// transitions are real, and a truncated step bootstraps from its obs_next,
+// as at a time limit. Episode returns and lengths come from the
+// collector's own per-env sums, which count only the episodes that end.
 //
 // After an NEpisode Collect, Tianshou resets every env; this collector
 // keeps the per-env state instead. By the n_episode rule every env that
@@ -133,10 +139,8 @@
 //
 // Without a Config.Buffer the collector makes a Vector of one transition
 // per env, as Tianshou does: such collectors (evaluation) want statistics.
-// Whether a buffer has enough sub-buffers is found by adding an empty
-// Batch with the largest env id (buffer.Buffer has no count of
-// sub-buffers; Add panics with buffer.ErrIndex for an id it lacks, and
-// otherwise refuses the Batch, unchanged, for its missing keys).
+// A buffer must have at least as many sub-buffers as there are envs
+// (buffer.Buffer.BufferNum).
 //
 // Stats times the policy and the env with three clock reads per vector
 // step. On this machine kind a clock read costs 50–70 ns, about a tenth of

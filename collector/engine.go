@@ -60,6 +60,7 @@ type engine struct {
 	reserved *batch.Batch   // an empty Batch: a reserved key
 	steps    []buffer.Step
 	doneIDs  []int
+	ended    []int // envs whose episode a reset of all envs abandons
 	stats    Stats
 	start    time.Time
 	req      Request // of the Collect in progress
@@ -77,7 +78,7 @@ func newEngine(cfg Config) (*engine, error) {
 		infoIn: newInfoTable(n), infoStep: newInfoTable(n), infoRows: make([]env.Info, n),
 		ins: make([]*slots, n+1), outs: make([]*batch.Batch, n+1), trans: make([]*slots, n+1),
 		pols: make([]*batch.Batch, n+1), reserved: &batch.Batch{},
-		steps: make([]buffer.Step, 0, n), doneIDs: make([]int, 0, n),
+		steps: make([]buffer.Step, 0, n), doneIDs: make([]int, 0, n), ended: make([]int, 0, n),
 	}
 	for i := 0; i < n; i++ {
 		e.all = append(e.all, i)
@@ -112,8 +113,8 @@ func newEngine(cfg Config) (*engine, error) {
 		if e.buf, err = buffer.NewVector(bc, n); err != nil {
 			return nil, err
 		}
-	} else if err := subBuffers(e.buf, n); err != nil {
-		return nil, err
+	} else if m := e.buf.BufferNum(); m < n {
+		return nil, fmt.Errorf("%w: the buffer has %d sub-buffers for %d envs (env i's steps go to sub-buffer i)", ErrConfig, m, n)
 	}
 	return e, nil
 }
@@ -451,6 +452,22 @@ func (e *engine) store(ctx context.Context, ids []int, obs, act any, pdata *batc
 		return e.reset(ctx, e.doneIDs, nil)
 	}
 	return nil
+}
+
+// abandon ends, in the buffer, the episodes in progress that a reset of
+// every env abandons (buffer.Buffer.EndEpisode): the last stored transition
+// of each becomes truncated, so that the buffer does not join it to the
+// next episode of the env.
+func (e *engine) abandon() {
+	e.ended = e.ended[:0]
+	for id, n := range e.epLen {
+		if n > 0 {
+			e.ended = append(e.ended, id)
+		}
+	}
+	if len(e.ended) > 0 {
+		e.buf.EndEpisode(e.ended)
+	}
 }
 
 // reset resets the envs ids (nil: all) with seeds (nil: none) and starts
