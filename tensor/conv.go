@@ -157,33 +157,26 @@ func conv2dBack(n *node) {
 	p := g.oh * g.ow
 	np := g.n * p
 	gy := n.out.grad
+	var db []float32
 	if b != nil && b.requiresGrad {
-		db, acc := gradInto(b)
-		if !acc {
-			clear(db)
-		}
-		for i := 0; i < g.n; i++ {
-			for o := 0; o < g.oc; o++ {
-				var s float32
-				for _, v := range gy[(i*g.oc+o)*p : (i*g.oc+o+1)*p] {
-					s += v
-				}
-				db[o] += s
-			}
-		}
+		db = gradAdd(b)
 	}
-	if !w.requiresGrad && !x.requiresGrad {
-		return
-	}
-	// Reorder the result's gradient [N, OC, P] to [N·P, OC], reusing the
-	// forward product's memory.
+	// One pass over the result's gradient [N, OC, P]: the bias gradient sums
+	// its rows, and the products need it reordered to [N·P, OC] (in the
+	// forward product's memory).
+	reorder := w.requiresGrad || x.requiresGrad
 	gt := n.aux[1]
 	for i := 0; i < g.n; i++ {
-		dst := gt[i*p*g.oc : (i+1)*p*g.oc]
 		for o := 0; o < g.oc; o++ {
 			src := gy[(i*g.oc+o)*p : (i*g.oc+o+1)*p]
-			for j, v := range src {
-				dst[j*g.oc+o] = v
+			if db != nil {
+				db[o] += sum(src)
+			}
+			if reorder {
+				dst := gt[i*p*g.oc+o:]
+				for j, v := range src {
+					dst[j*g.oc] = v
+				}
 			}
 		}
 	}

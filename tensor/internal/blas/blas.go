@@ -22,6 +22,12 @@
 // Tiny products, and with gonum those whose inner loops are only a few
 // elements long, are computed by plain Go loops, which beat the call overhead
 // there.
+//
+// With OpenBLAS on SkylakeX and its successors, products with few rows of C
+// and products with a long inner dimension but a small C are cut into blocks
+// that OpenBLAS computes with its small-matrix kernels (see splitPlan): it
+// sends them whole to its general kernels, which pack the operands first and
+// ran such shapes two to five times slower here.
 package blas
 
 import (

@@ -46,7 +46,10 @@ func TestGemm(t *testing.T) {
 	// Sizes: tiny, narrow (n < narrowRows), short (k < shortDot), across
 	// gonum's 64-row and 192-column tiles, and with k = 0. Each is computed
 	// by Gemm (whatever path it dispatches to) and by smallGemm directly.
-	sizes := [][3]int{{1, 1, 1}, {3, 5, 2}, {1, 128, 4}, {9, 3, 40}, {16, 16, 16}, {17, 17, 17}, {65, 200, 33}, {130, 70, 129}, {4, 5, 0}}
+	// With OpenBLAS on SkylakeX, 16×128×128 (x·Wᵀ) and 40×30×1000 are
+	// computed in blocks (see splitPlan).
+	sizes := [][3]int{{1, 1, 1}, {3, 5, 2}, {1, 128, 4}, {9, 3, 40}, {16, 16, 16}, {17, 17, 17}, {65, 200, 33}, {130, 70, 129}, {4, 5, 0},
+		{16, 128, 128}, {40, 30, 1000}}
 	for _, sz := range sizes {
 		m, n, k := sz[0], sz[1], sz[2]
 		for _, tt := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
@@ -98,6 +101,62 @@ func TestGemm(t *testing.T) {
 							}
 						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestSplitGemm checks splitPlan's blocks against OpenBLAS's limits for its
+// small kernels, and splitGemm's result against the naive product, with
+// smallGemm computing the blocks.
+func TestSplitGemm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct {
+		tA, tB  bool
+		m, n, k int
+		split   bool
+	}{
+		{false, true, 16, 128, 128, true},   // x·Wᵀ, 2048 elements of C
+		{false, true, 8, 512, 3136, true},   // the Nature CNN's fc layer at batch 8
+		{false, true, 1, 3000, 500, true},   // one row
+		{false, true, 33, 128, 1000, false}, // too many rows
+		{false, true, 16, 128, 16, false},   // K below 32
+		{false, true, 8, 100, 100, false},   // accepted whole
+		{false, false, 8, 512, 512, true},   // split along k
+		{true, false, 32, 256, 2000, true},  // a filter gradient (the CNN's first has k = 12,800)
+		{true, false, 64, 576, 1568, false}, // C too large for k blocks of 32
+		{true, true, 8, 512, 512, false},    // TT has no small kernel
+		{false, false, 10, 10, 10, false},   // small
+	} {
+		nb, kb, ok := splitPlan(tc.tA, tc.tB, tc.m, tc.n, tc.k)
+		name := fmt.Sprintf("tA=%v tB=%v %dx%dx%d", tc.tA, tc.tB, tc.m, tc.n, tc.k)
+		if ok != tc.split {
+			t.Errorf("%s: split %v, want %v", name, ok, tc.split)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if tc.m*nb*kb > smallWork || tc.tB && (tc.m*nb > smallTNArea || kb < smallTNK) {
+			t.Errorf("%s: blocks of %d columns and %d inner elements exceed the small kernels' limits", name, nb, kb)
+		}
+		lda, ldb, ldc := tc.k+1, tc.n+3, tc.n+2
+		ra, rb := tc.m, tc.k
+		if tc.tA {
+			lda, ra = tc.m+1, tc.k
+		}
+		if tc.tB {
+			ldb, rb = tc.k+3, tc.n
+		}
+		a, b, c0 := randSlice(rng, ra*lda), randSlice(rng, rb*ldb), randSlice(rng, tc.m*ldc)
+		want := naiveGemm(tc.tA, tc.tB, tc.m, tc.n, tc.k, 0.5, a, lda, b, ldb, 2, c0, ldc)
+		c := append([]float32(nil), c0...)
+		splitGemm(smallGemm, nb, kb, tc.tA, tc.tB, tc.m, tc.n, tc.k, 0.5, a, lda, b, ldb, 2, c, ldc)
+		for i := 0; i < tc.m; i++ {
+			for j := 0; j < tc.n; j++ {
+				if got, w := float64(c[i*ldc+j]), want[i*tc.n+j]; math.Abs(got-w) > 1e-5*float64(tc.k+1)*(1+math.Abs(w)) {
+					t.Fatalf("%s: C[%d,%d] = %v, want %v", name, i, j, got, w)
 				}
 			}
 		}

@@ -81,7 +81,31 @@ func loadOpenBLAS() (gemmFunc, string, error) {
 		plural = ""
 	}
 	sgemmFn = sgemm
-	return openblasGemm, fmt.Sprintf("%s (%s, %d thread%s)", version, cString(core), int32(threads), plural), nil
+	f := openblasGemm
+	if hasSmallKernels(cString(core)) {
+		f = openblasSplit
+	}
+	return f, fmt.Sprintf("%s (%s, %d thread%s)", version, cString(core), int32(threads), plural), nil
+}
+
+// hasSmallKernels reports whether OpenBLAS has its small-matrix kernels for
+// the core it runs (see splitPlan).
+func hasSmallKernels(core string) bool {
+	for _, c := range []string{"SkylakeX", "Cooperlake", "SapphireRapids"} {
+		if strings.EqualFold(core, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// openblasSplit is openblasGemm, cutting products as splitPlan says.
+func openblasSplit(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if nb, kb, ok := splitPlan(tA, tB, m, n, k); ok {
+		splitGemm(openblasGemm, nb, kb, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	openblasGemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // cString copies a NUL-terminated C string.
