@@ -66,47 +66,51 @@
 // about 1.9 µs instead of 7.4 µs as 64 separate searches.
 //
 // The measurements below are CPU time on 100,000 float64 leaves, medians of
-// a loaded 2-core machine, with the benchmarks of this package and the
-// replay buffer's BenchmarkPrioritizedSampleUpdate64 (64 draws, then an
-// update of their 64 priorities).
+// runs alternating with the previous version on a loaded 2-core machine,
+// with the benchmarks of this package and the replay buffer's
+// BenchmarkPrioritizedSampleUpdate64 (64 draws, then an update of their 64
+// priorities).
 //
 // Set carries the new sum up the path in a register instead of reloading
 // both children of every ancestor: the result is bit for bit the same
 // (addition of two values does not depend on their order), and the sibling
-// loads of all levels can be in flight at once. Minima are stored as the
-// bits of float64s, which order like the values since none is negative: an
-// integer minimum is a compare and a conditional move, where Go's NaN-aware
-// float minimum is eight instructions. With the minimum's climb stopping
-// where it changes nothing, Set takes 22 ns instead of 44 ns.
+// loads of all levels can be in flight at once. Minima are exact, so their
+// climb stops at the first ancestor whose minimum does not change, usually
+// the leaf's parent or grandparent: Set takes 31 ns instead of 45 ns.
 //
 // SetMany climbs from each leaf only to the level with as many nodes as it
 // has leaves to set, then recomputes the nodes above once, bottom up: every
 // climb would rewrite those top nodes, each waiting for the stores of the
-// one before. 64 updates take 1.4 µs instead of 2.7 µs. Recomputing every
-// level in turn for all the leaves (each parent from its two children) was
-// slower, 2.3 to 2.9 µs: it stores and reloads every level instead of
-// carrying the sum in a register.
+// one before. The climbs of four leaves run side by side in one loop, so
+// that more of their chains of dependent loads are in flight. 64 updates
+// take 1.3 µs instead of 2.8 µs. Recomputing every level in turn for all
+// the leaves (each parent from its two children) was slower, 2.3 to 2.9
+// µs: it stores and reloads every level instead of carrying the sum in a
+// register.
 //
-// A node's sum and minimum sit side by side (16 bytes a node) rather than in
-// two arrays. A search reads only sums, and the pairs halve their density,
-// but batched searches did not measurably slow down (1.93 µs against 1.97
-// µs for 64), while an update of leaves just drawn, the replay buffer's
-// pattern, finds the minima in the cache lines the search brought in: with
-// two arrays the minima's climb took a fifth of the buffer's sample and
-// update benchmark, missing the cache at every level.
+// A node's sum and minimum sit side by side rather than in two arrays. A
+// search reads only sums, and the pairs halve their density: single
+// searches of a cold tree take longer (145 ns instead of 124 ns; 139 ns
+// instead of 79 ns for float32), batches of 64 do not (1.88 µs against
+// 2.19 µs before all of these changes). But an update of leaves just drawn,
+// the replay buffer's pattern, finds the minima in the cache lines the
+// search brought in: with two arrays the minima's climb took a fifth of the
+// buffer's sample-and-update benchmark, missing the cache at every level.
+// The package's users search in batches.
 //
 // Wider trees were tried and dropped. An 8-ary tree with the children's
 // running sums stored per group (one cache line) and a three-step
 // branch-free search within the group searched 64 values in 1.5 µs (1.8 µs
 // with the edge cases), but its updates, which recompute a group of eight
-// per level, took 2.0 to 2.3 µs; counting the eight children's sums at
-// every level without stored running sums took 2.2 to 3.4 µs to search.
-// Neither a flat array of the cumulative sums of the top 64 or 256 nodes
-// (binary-searched, then descending from there) nor descents that keep a
-// search's state in registers for three levels at a time beat the plain
-// level-by-level batch (1.9 to 2.1 µs for 64): its cost is in the deep
-// levels, whose loads miss the cache.
-
+// per level, took 2.0 to 2.3 µs, and in the replay buffer's benchmark the
+// whole was slower (11.5 to 16.8 µs against 9 to 10 µs); counting the
+// eight children's sums at every level without stored running sums took
+// 2.2 to 3.4 µs to search. Neither a flat array of the cumulative sums of
+// the top 64 or 256 nodes (binary-searched, then descending from there)
+// nor descents that keep a search's state in registers for three levels at
+// a time beat the plain level-by-level batch (1.9 to 2.1 µs for 64): its
+// cost is in the deep levels, whose loads miss the cache.
+//
 // A Tree is not safe for concurrent use while one goroutine writes; the
 // replay buffer that owns it serializes access.
 package sumtree

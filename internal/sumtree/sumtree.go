@@ -64,15 +64,12 @@ type Tree[F Float] struct {
 type node[F Float] struct {
 	// sum = sum of the children, node[2n].sum + node[2n+1].sum.
 	sum F
-	// min = min(node[2n].min, node[2n+1].min), +Inf for unset leaves,
-	// held as the bits of a float64: no value is negative, so the bits
-	// order like the values, and an integer minimum is two instructions
-	// where a float one, NaN-aware, is eight.
-	min uint64
+	// min = min(node[2n].min, node[2n+1].min), +Inf for unset leaves.
+	min F
 }
 
 // New returns a tree of size leaves, all 0 and unset. Storage is an array of
-// 2·p nodes of 16 bytes, p the smallest power of two ≥ size.
+// 2·p nodes of two F, p the smallest power of two ≥ size.
 //
 // New panics with ErrSize if size < 1, or if size exceeds 2⁶¹ (2²⁹ where
 // int has 32 bits), beyond which 2·p would overflow an int.
@@ -116,12 +113,9 @@ func (t *Tree[F]) MaxValue() F { return t.max }
 // Reset sets every leaf to 0 and marks it unset, as New leaves them.
 func (t *Tree[F]) Reset() {
 	for n := range t.node {
-		t.node[n] = node[F]{min: inf}
+		t.node[n] = node[F]{min: F(math.Inf(1))}
 	}
 }
-
-// inf is the bits of +Inf as a float64: the minimum of no leaf.
-var inf = math.Float64bits(math.Inf(1))
 
 // Set stores v in leaf i and updates the sums and minima above it. It returns
 // a *ValueError, and changes nothing, if v is NaN, negative or greater than
@@ -167,8 +161,12 @@ func (t *Tree[F]) SetMany(idx []int, v []F) error {
 	for top < len(idx) && top < t.leaves {
 		top <<= 1
 	}
-	for k, i := range idx {
-		t.climb(i, v[k], top)
+	k := 0
+	for ; k+4 <= len(idx); k += 4 {
+		t.climb4((*[4]int)(idx[k:]), (*[4]F)(v[k:]), top)
+	}
+	for ; k < len(idx); k++ {
+		t.climb(idx[k], v[k], top)
 	}
 	nd := t.node
 	for n := top - 1; n >= 1; n-- {
@@ -202,6 +200,32 @@ func (t *Tree[F]) climb(i int, v F, top int) {
 	}
 }
 
+// climb4 runs the climbs of four leaves side by side: each climb is a chain
+// of dependent loads and additions, and four chains in one loop keep more
+// of them in flight than the processor finds on its own. All leaves are at
+// the same depth, so the climbs are in step: a climb reads the sibling of
+// its node, which another climb may have written in an earlier step but
+// never writes in the same one, and climbs that meet compute the same sums.
+// A leaf given twice holds its last value before any climb starts.
+func (t *Tree[F]) climb4(idx *[4]int, v *[4]F, top int) {
+	for k, i := range idx {
+		t.setMin(i, v[k])
+	}
+	nd := t.node
+	n0, n1, n2, n3 := idx[0]+t.leaves, idx[1]+t.leaves, idx[2]+t.leaves, idx[3]+t.leaves
+	s0, s1, s2, s3 := nd[n0].sum, nd[n1].sum, nd[n2].sum, nd[n3].sum
+	for ; n0 > 1 && n0>>1 >= top; n0, n1, n2, n3 = n0>>1, n1>>1, n2>>1, n3>>1 {
+		s0 += nd[n0^1].sum
+		s1 += nd[n1^1].sum
+		s2 += nd[n2^1].sum
+		s3 += nd[n3^1].sum
+		nd[n0>>1].sum = s0
+		nd[n1>>1].sum = s1
+		nd[n2>>1].sum = s2
+		nd[n3>>1].sum = s3
+	}
+}
+
 // setMin stores v, a valid value, in leaf i and updates the minima above
 // it; the sums above are left to the caller. Minima are exact, so they need
 // no recomputation from the leaves: a node's minimum changes only if a
@@ -210,21 +234,23 @@ func (t *Tree[F]) climb(i int, v F, top int) {
 // further up changes either, and the climb stops, for random values after
 // a level or two.
 func (t *Tree[F]) setMin(i int, v F) {
-	v = F(math.Abs(float64(v))) // −0 becomes +0, whose bits order as 0
+	v = F(math.Abs(float64(v))) // −0 is stored as +0
 	n := i + t.leaves
 	nd := t.node
-	nb, ob := math.Float64bits(float64(v)), nd[n].min // new and old minimum of node n
-	nd[n] = node[F]{sum: v, min: nb}
-	for ; n > 1 && nb != ob; n >>= 1 {
+	nv, ov := v, nd[n].min // new and old minimum of node n
+	nd[n] = node[F]{sum: v, min: v}
+	for ; n > 1 && nv != ov; n >>= 1 {
 		pm := nd[n>>1].min
 		switch {
-		case nb < pm:
-		case ob == pm:
-			nb = min(nb, nd[n^1].min)
+		case nv < pm:
+		case ov == pm:
+			if s := nd[n^1].min; s < nv {
+				nv = s
+			}
 		default:
 			return
 		}
-		nd[n>>1].min, ob = nb, pm
+		nd[n>>1].min, ov = nv, pm
 	}
 }
 
@@ -271,7 +297,7 @@ func (t *Tree[F]) SumRange(start, end int) F {
 // Min returns the smallest value among the leaves that have been set since
 // New or Reset, and +Inf if none has. Leaves never set (which hold 0) do
 // not count; a leaf set to 0 does.
-func (t *Tree[F]) Min() F { return F(math.Float64frombits(t.node[1].min)) }
+func (t *Tree[F]) Min() F { return t.node[1].min }
 
 // FindPrefixSum returns the smallest leaf index i with a positive value such
 // that v[0] + … + v[i] > x. Drawing x uniformly from [0, Sum()) thus picks
