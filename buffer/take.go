@@ -249,13 +249,17 @@ func fits(a *nd.Array, dt nd.DType, n, s int, row []int) bool {
 	return a.IsContiguous()
 }
 
-// Take returns buf[indices] as a new Batch; see TakeTo.
+// Take returns buf[indices] as a new Batch, laid out and filled as TakeTo
+// fills one. The arrays of one result share their allocations (batch.Take
+// makes them), so that keeping one keeps the others' headers and small
+// buffers. Take returns an error wrapping ErrEmpty if nothing was ever
+// added, and panics with ErrIndex if an index is outside [0, Cap()).
 func (c *core) Take(indices []int) (*batch.Batch, error) {
 	for _, g := range indices {
-		c.checkIndex(g, "TakeTo")
+		c.checkIndex(g, "Take")
 	}
 	if c.doneCol == nil {
-		return nil, errorf(ErrEmpty, "", "TakeTo: nothing was ever added")
+		return nil, errorf(ErrEmpty, "", "Take: nothing was ever added")
 	}
 	dst := c.fresh(len(indices))
 	if err := c.TakeTo(dst, indices); err != nil {
@@ -458,9 +462,9 @@ func (c *core) SampleTo(dst *batch.Batch, indices []int, rng *rand.Rand) error {
 }
 
 // Sample returns n transitions drawn as SampleIndices draws them (n == 0:
-// all, in time order) and their indices. It returns an error wrapping
-// ErrEmpty if the buffer holds no transition and ErrValue if n > 0 and rng
-// is nil.
+// all, in time order), in a new Batch as Take makes it, and their indices.
+// It returns an error wrapping ErrEmpty if the buffer holds no transition
+// and ErrValue if n > 0 and rng is nil.
 func (c *core) Sample(n int, rng *rand.Rand) (*batch.Batch, []int, error) {
 	if c.Len() == 0 {
 		return nil, nil, errorf(ErrEmpty, "", "Sample: the buffer holds no transition")
