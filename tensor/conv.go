@@ -34,7 +34,7 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 	n.ints = [6]int{stride, padding}
 	y := n.setShape(g.n, g.oc, g.oh, g.ow)
 	np := g.n * g.oh * g.ow
-	n.idx = g.offsets(n.idx)
+	n.idx = g.runs(n.idx)
 	n.aux[0] = resize(n.aux[0], np*g.k)  // the unrolled input, kept for backward
 	n.aux[1] = resize(n.aux[1], np*g.oc) // the product, [N·P, OC]
 	g.unroll(n.aux[0], x.data, n.idx, false)
@@ -76,17 +76,15 @@ func convGeom(xs, ws []int, stride, padding int) geom {
 	return g
 }
 
-// offsets returns, in dst's memory, the offset within one input sample of
-// each patch element (c, i, j) relative to the patch's top-left corner.
-func (g *geom) offsets(dst []int) []int {
-	dst = resize(dst, g.k)
-	t := 0
+// runs returns, in dst's memory, the offset within one input sample of each
+// run of KW contiguous patch elements (channel c, filter row i), relative to
+// the patch's top-left corner: C·KH offsets, in the order of the unrolled
+// row.
+func (g *geom) runs(dst []int) []int {
+	dst = resize(dst, g.c*g.kh)
 	for c := 0; c < g.c; c++ {
 		for i := 0; i < g.kh; i++ {
-			for j := 0; j < g.kw; j++ {
-				dst[t] = (c*g.h+i)*g.w + j
-				t++
-			}
+			dst[c*g.kh+i] = (c*g.h + i) * g.w
 		}
 	}
 	return dst
@@ -96,8 +94,8 @@ func (g *geom) offsets(dst []int) []int {
 // matrix cols [N·OH·OW, C·KH·KW], whose row for sample s and output position
 // (oy, ox) is the patch under the filter there (0 in the padding). It copies
 // from x into cols (im2col) or, when add, adds cols onto x (col2im, the
-// adjoint). offs are the patch offsets from offsets.
-func (g *geom) unroll(cols, x []float32, offs []int, add bool) {
+// adjoint). runs are the patch's runs from runs.
+func (g *geom) unroll(cols, x []float32, runs []int, add bool) {
 	chw := g.c * g.h * g.w
 	t := 0
 	for s := 0; s < g.n; s++ {
@@ -107,23 +105,81 @@ func (g *geom) unroll(cols, x []float32, offs []int, add bool) {
 			for ox := 0; ox < g.ow; ox++ {
 				ix := ox*g.stride - g.padding
 				row := cols[t*g.k : (t+1)*g.k]
-				row = row[:len(offs)]
 				t++
 				if iy >= 0 && ix >= 0 && iy+g.kh <= g.h && ix+g.kw <= g.w {
-					// The patch lies inside the image: a gather.
-					src := img[iy*g.w+ix:]
+					// The patch lies inside the image.
 					if add {
-						for e, o := range offs {
-							src[o] += row[e]
-						}
+						addRuns(img[iy*g.w+ix:], row, runs, g.kw)
 					} else {
-						for e, o := range offs {
-							row[e] = src[o]
-						}
+						copyRuns(row, img[iy*g.w+ix:], runs, g.kw)
 					}
 					continue
 				}
 				g.unrollBorder(row, img, iy, ix, add)
+			}
+		}
+	}
+}
+
+// copyRuns copies, for each offset o in runs, the kw values from src[o] into
+// the next kw places of row. The widths of common kernels (3, 4 and 8) are
+// written out element by element: a loop over a few elements, a copy call
+// or a copy through an array pointer (a memmove call) per run cost more than
+// the moves themselves (see the package documentation).
+func copyRuns(row, src []float32, runs []int, kw int) {
+	row = row[:len(runs)*kw]
+	switch kw {
+	case 8:
+		for r, o := range runs {
+			s, d := src[o:o+8:o+8], row[r*8:r*8+8:r*8+8]
+			d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+		}
+	case 4:
+		for r, o := range runs {
+			s, d := src[o:o+4:o+4], row[r*4:r*4+4:r*4+4]
+			d[0], d[1], d[2], d[3] = s[0], s[1], s[2], s[3]
+		}
+	case 3:
+		for r, o := range runs {
+			s, d := src[o:o+3:o+3], row[r*3:r*3+3:r*3+3]
+			d[0], d[1], d[2] = s[0], s[1], s[2]
+		}
+	default:
+		for r, o := range runs {
+			s, d := src[o:o+kw], row[r*kw:r*kw+kw]
+			for j, v := range s {
+				d[j] = v
+			}
+		}
+	}
+}
+
+// addRuns is the adjoint of copyRuns: it adds the kw values of each run of
+// row onto dst at the run's offset.
+func addRuns(dst, row []float32, runs []int, kw int) {
+	row = row[:len(runs)*kw]
+	switch kw {
+	case 8:
+		for r, o := range runs {
+			d, s := dst[o:o+8:o+8], row[r*8:r*8+8:r*8+8]
+			d[0], d[1], d[2], d[3] = d[0]+s[0], d[1]+s[1], d[2]+s[2], d[3]+s[3]
+			d[4], d[5], d[6], d[7] = d[4]+s[4], d[5]+s[5], d[6]+s[6], d[7]+s[7]
+		}
+	case 4:
+		for r, o := range runs {
+			d, s := dst[o:o+4:o+4], row[r*4:r*4+4:r*4+4]
+			d[0], d[1], d[2], d[3] = d[0]+s[0], d[1]+s[1], d[2]+s[2], d[3]+s[3]
+		}
+	case 3:
+		for r, o := range runs {
+			d, s := dst[o:o+3:o+3], row[r*3:r*3+3:r*3+3]
+			d[0], d[1], d[2] = d[0]+s[0], d[1]+s[1], d[2]+s[2]
+		}
+	default:
+		for r, o := range runs {
+			d, s := dst[o:o+kw], row[r*kw:r*kw+kw]
+			for j, v := range s {
+				d[j] += v
 			}
 		}
 	}

@@ -225,6 +225,29 @@ func gradCases() []gradCase {
 			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.Conv2d(in[0], in[1], in[2], 3, 2) },
 		},
 		gradCase{
+			// Kernel widths 8 and 4 (the Nature CNN's) and 2 take their own
+			// unrolling paths.
+			name: "Conv2dKernel8",
+			inputs: func(rng *rand.Rand) []*tensor.Tensor {
+				return []*tensor.Tensor{uniform(rng, -1, 1, nil, 2, 2, 12, 16), uniform(rng, -1, 1, nil, 2, 2, 8, 8), uniform(rng, -1, 1, nil, 2)}
+			},
+			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.Conv2d(in[0], in[1], in[2], 4, 0) },
+		},
+		gradCase{
+			name: "Conv2dKernel4",
+			inputs: func(rng *rand.Rand) []*tensor.Tensor {
+				return []*tensor.Tensor{uniform(rng, -1, 1, nil, 2, 3, 8, 7), uniform(rng, -1, 1, nil, 2, 3, 4, 4), uniform(rng, -1, 1, nil, 2)}
+			},
+			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.Conv2d(in[0], in[1], in[2], 2, 1) },
+		},
+		gradCase{
+			name: "Conv2dKernel5x2",
+			inputs: func(rng *rand.Rand) []*tensor.Tensor {
+				return []*tensor.Tensor{uniform(rng, -1, 1, nil, 1, 2, 7, 6), uniform(rng, -1, 1, nil, 3, 2, 5, 2)}
+			},
+			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.Conv2d(in[0], in[1], nil, 1, 0) },
+		},
+		gradCase{
 			name:   "SoftmaxLast",
 			inputs: func(rng *rand.Rand) []*tensor.Tensor { return []*tensor.Tensor{uniform(rng, -2, 2, nil, 3, 4)} },
 			f:      func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.Softmax(in[0], -1) },

@@ -3,6 +3,7 @@ package tensor_test
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gorl/gorl/tensor"
@@ -223,4 +224,58 @@ func TestFromSliceErrors(t *testing.T) {
 	if err != nil || !equalInts(x.Shape(), []int{3}) {
 		t.Errorf("FromSlice without shape: %v, %v; want shape [3]", x, err)
 	}
+}
+
+// TestConv2dNaive checks Conv2d against the definition, a direct loop over
+// output positions and filter taps (PyTorch's conv2d: cross-correlation with
+// zero padding), for square kernels of widths 1 to 9 with strides 1 to 4 and
+// paddings 0 to 2.
+func TestConv2dNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var tp tensor.Tape
+	for k := 1; k <= 9; k++ {
+		for stride := 1; stride <= 4; stride++ {
+			for pad := 0; pad <= 2; pad++ {
+				n, c, oc, h, w := 2, 3, 2, 11+k, 10+k
+				x, f, b := randn(rng, n, c, h, w), randn(rng, oc, c, k, k), randn(rng, oc)
+				tp.Reset()
+				y := tp.Conv2d(x, f, b, stride, pad)
+				oh, ow := (h+2*pad-k)/stride+1, (w+2*pad-k)/stride+1
+				if got := y.Shape(); !equalInts(got, []int{n, oc, oh, ow}) {
+					t.Fatalf("k=%d stride=%d pad=%d: shape %v", k, stride, pad, got)
+				}
+				xd, fd, yd := x.Data(), f.Data(), y.Data()
+				for s := 0; s < n; s++ {
+					for o := 0; o < oc; o++ {
+						for oy := 0; oy < oh; oy++ {
+							for ox := 0; ox < ow; ox++ {
+								want := float64(b.Data()[o])
+								for ci := 0; ci < c; ci++ {
+									for i := 0; i < k; i++ {
+										for j := 0; j < k; j++ {
+											iy, ix := oy*stride-pad+i, ox*stride-pad+j
+											if iy < 0 || iy >= h || ix < 0 || ix >= w {
+												continue
+											}
+											want += float64(xd[((s*c+ci)*h+iy)*w+ix]) * float64(fd[((o*c+ci)*k+i)*k+j])
+										}
+									}
+								}
+								got := yd[((s*oc+o)*oh+oy)*ow+ox]
+								if math.Abs(float64(got)-want) > 1e-4*(1+math.Abs(want)) {
+									t.Fatalf("k=%d stride=%d pad=%d: y[%d,%d,%d,%d] = %v, want %v", k, stride, pad, s, o, oy, ox, got, want)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func randn(rng *rand.Rand, shape ...int) *tensor.Tensor {
+	x := tensor.New(shape...)
+	x.FillNormal(rng, 0, 1)
+	return x
 }
