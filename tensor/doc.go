@@ -197,16 +197,15 @@
 //     skinny shapes here. The blas layer cuts x·wᵀ with at most 32 rows, and
 //     products whose C has at most 31,250 elements (so blocks along the
 //     inner dimension keep at least 32 of it), into blocks the small kernels
-//     take. Measured per product (CPU time): x·wᵀ 16×128×128 12.9 → 6.6 µs,
-//     8×512×3136 (the Nature CNN's fc layer at batch 8) 894 → 445 µs,
-//     32×512×3136 1.37 → 0.92 ms; the first convolution's filter gradient
-//     (32×256, inner 12,800) 4.4 → 2.1 ms; 64×128×128 products of the MLP's
-//     backward pass 23 → 15 µs. x·wᵀ with 64 rows was not faster in blocks
-//     (64×128×128: 26 against 24 µs), and neither were the convolutions'
-//     large products. Acting with the 4→128→128→2 MLP at batch 16 went from
-//     17–21 to 8.4–10 µs, with the Nature CNN at batch 8 from 3.5–3.8 to
-//     2.6 ms (with the other changes of the same measurement), the first
-//     convolution's backward pass at batch 32 from 10.1 to 8.4 ms.
+//     take. Measured per product (CPU time, medians of ten runs): x·wᵀ
+//     16×128×128 12.4 → 6.4 µs, 8×512×3136 (the Nature CNN's fc layer at
+//     batch 8) 893 → 341 µs, 32×512×3136 1.43 → 1.17 ms, 16×384×64 (a GRU's
+//     gates at batch 16) 19.7 → 13.6 µs; the first convolution's filter
+//     gradient (32×256, inner 12,800) 2.9 → 2.2 ms; the 64×128×128 and
+//     128×128×64 products of the MLP's backward pass 21 → 15.5 µs. x·wᵀ with
+//     64 rows was not faster in blocks (64×128×128: 27.8 against 27.3 µs),
+//     and neither were the convolutions' large products. Acting with the
+//     4→128→128→2 MLP at batch 16 went from 17–21 to 8.4–10 µs.
 //   - gonum's Sgemm starts goroutines, and allocates, once the result spans
 //     four 64×64 blocks; the gonum path cuts products into 64×192 tiles so
 //     each runs serially and steady-state steps allocate nothing.
