@@ -212,7 +212,11 @@
 //   - Products of fewer than 256 multiply-adds, and with gonum those whose
 //     inner loops would be only a few elements long (x·wᵀ with a 4-wide
 //     input, a 2-wide output), run in plain Go loops: a library call costs
-//     more there.
+//     more there. From 8 rows on, gonum computes x·wᵀ with fewer than 16
+//     inputs as x·(wᵀ) on a transposed copy of w (from a sync.Pool): its
+//     AXPY form beats both its dot-product form and the Go loops there
+//     (16×128×4: 2.6 µs against 11 and 6.5 µs). Acting with the
+//     4→128→128→2 MLP through gonum at batch 16: 44 → 39.5 µs.
 //   - Shapes are slices kept with their node's memory, not fixed arrays, so
 //     any rank works; only broadcasting and Transpose bound the rank (16,
 //     after merging contiguous dimensions) to keep their index bookkeeping on

@@ -113,6 +113,10 @@ func Gemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []flo
 		return
 	}
 	once.Do(choose)
+	if isGonum && tB && k < shortDot && m >= smallKRows && k*n <= len(smallKBuf{}) {
+		gonumSmallK(tA, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	if isGonum && preferSmall(tB, n, k) {
 		smallGemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -167,4 +171,31 @@ func gonumSerial(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, 
 			impl.Sgemm(ta, tb, mi, nj, k, alpha, ai, lda, bj, ldb, beta, c[i*ldc+j:], ldc)
 		}
 	}
+}
+
+// smallKBuf holds a transposed copy of B for gonumSmallK.
+type smallKBuf [4096]float32
+
+var smallKPool = sync.Pool{New: func() any { return new(smallKBuf) }}
+
+// smallKRows is the fewest rows of C for which gonumSmallK beats smallGemm:
+// at batch 1 the copy and gonum's call cost more than the product.
+const smallKRows = 8
+
+// gonumSmallK computes C = alpha·op(A)·Bᵀ + beta·C with gonum for an inner
+// dimension below shortDot (x·Wᵀ of a layer with few inputs) as op(A)·B′
+// with B′ = Bᵀ copied: gonum computes the Bᵀ form with one assembly dot
+// product per element of C, a few elements long here, and the B form with
+// one assembly AXPY per row. Measured on 16×128×4: 2.6 µs with the copy,
+// 6.5 µs in smallGemm's strided loops, 11 µs in gonum's Bᵀ form.
+func gonumSmallK(tA bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	buf := smallKPool.Get().(*smallKBuf)
+	bt := buf[:k*n]
+	for j := 0; j < n; j++ {
+		for l, v := range b[j*ldb : j*ldb+k] {
+			bt[l*n+j] = v
+		}
+	}
+	gonumSerial(tA, false, m, n, k, alpha, a, lda, bt, n, beta, c, ldc)
+	smallKPool.Put(buf)
 }

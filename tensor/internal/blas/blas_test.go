@@ -47,9 +47,10 @@ func TestGemm(t *testing.T) {
 	// gonum's 64-row and 192-column tiles, and with k = 0. Each is computed
 	// by Gemm (whatever path it dispatches to) and by smallGemm directly.
 	// With OpenBLAS on SkylakeX, 16×128×128 (x·Wᵀ) and 40×30×1000 are
-	// computed in blocks (see splitPlan).
+	// computed in blocks (see splitPlan); with gonum, 16×128×4 and 9×30×7
+	// with B transposed go through gonumSmallK.
 	sizes := [][3]int{{1, 1, 1}, {3, 5, 2}, {1, 128, 4}, {9, 3, 40}, {16, 16, 16}, {17, 17, 17}, {65, 200, 33}, {130, 70, 129}, {4, 5, 0},
-		{16, 128, 128}, {40, 30, 1000}}
+		{16, 128, 128}, {40, 30, 1000}, {16, 128, 4}, {9, 30, 7}}
 	for _, sz := range sizes {
 		m, n, k := sz[0], sz[1], sz[2]
 		for _, tt := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
@@ -181,6 +182,7 @@ func TestGemmAllocs(t *testing.T) {
 	allocs := testing.AllocsPerRun(20, func() {
 		Gemm(false, true, 64, 128, 128, 1, a, 128, b, 128, 0, c, 128)
 		Gemm(true, false, 128, 128, 64, 1, c, 128, a, 128, 1, b, 128)
+		Gemm(false, true, 16, 128, 4, 1, a, 4, b, 4, 0, c, 128) // gonumSmallK with gonum
 	})
 	if allocs != 0 {
 		t.Fatalf("%s: %v allocations per product, want 0", Name(), allocs)
