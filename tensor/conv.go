@@ -37,7 +37,7 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 	n.idx = g.runs(n.idx)
 	n.aux[0] = resize(n.aux[0], np*g.k)  // the unrolled input, kept for backward
 	n.aux[1] = resize(n.aux[1], np*g.oc) // the product, [N·P, OC]
-	g.unroll(n.aux[0], x.data, n.idx, false)
+	g.unroll(n.aux[0], x.data, n.idx, 0, np, false)
 	blas.Gemm(false, true, np, g.oc, g.k, 1, n.aux[0], g.k, w.data, g.k, 0, n.aux[1], g.oc)
 	// Reorder [N, P, OC] to [N, OC, P], adding the bias.
 	p := g.oh * g.ow
@@ -56,6 +56,10 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 	}
 	return &n.out
 }
+
+// colBlock is the number of elements of the unrolled input's gradient
+// computed and folded back at a time (512 KB).
+const colBlock = 1 << 17
 
 // geom holds the sizes of a convolution.
 type geom struct {
@@ -90,34 +94,30 @@ func (g *geom) runs(dst []int) []int {
 	return dst
 }
 
-// unroll moves values between the image x [N, C, H, W] and the unrolled
-// matrix cols [N·OH·OW, C·KH·KW], whose row for sample s and output position
-// (oy, ox) is the patch under the filter there (0 in the padding). It copies
-// from x into cols (im2col) or, when add, adds cols onto x (col2im, the
-// adjoint). runs are the patch's runs from runs.
-func (g *geom) unroll(cols, x []float32, runs []int, add bool) {
+// unroll moves values between the image x [N, C, H, W] and rows r0 to r1−1
+// of the unrolled matrix [N·OH·OW, C·KH·KW], held in cols from its first
+// element: the row for sample s and output position (oy, ox) is the patch
+// under the filter there (0 in the padding). It copies from x into cols
+// (im2col) or, when add, adds cols onto x (col2im, the adjoint). runs are the
+// patch's runs from runs.
+func (g *geom) unroll(cols, x []float32, runs []int, r0, r1 int, add bool) {
 	chw := g.c * g.h * g.w
-	t := 0
-	for s := 0; s < g.n; s++ {
+	p := g.oh * g.ow
+	for t := r0; t < r1; t++ {
+		s, q := t/p, t%p
+		iy, ix := q/g.ow*g.stride-g.padding, q%g.ow*g.stride-g.padding
 		img := x[s*chw : (s+1)*chw]
-		for oy := 0; oy < g.oh; oy++ {
-			iy := oy*g.stride - g.padding
-			for ox := 0; ox < g.ow; ox++ {
-				ix := ox*g.stride - g.padding
-				row := cols[t*g.k : (t+1)*g.k]
-				t++
-				if iy >= 0 && ix >= 0 && iy+g.kh <= g.h && ix+g.kw <= g.w {
-					// The patch lies inside the image.
-					if add {
-						addRuns(img[iy*g.w+ix:], row, runs, g.kw)
-					} else {
-						copyRuns(row, img[iy*g.w+ix:], runs, g.kw)
-					}
-					continue
-				}
-				g.unrollBorder(row, img, iy, ix, add)
+		row := cols[(t-r0)*g.k : (t-r0+1)*g.k]
+		if iy >= 0 && ix >= 0 && iy+g.kh <= g.h && ix+g.kw <= g.w {
+			// The patch lies inside the image.
+			if add {
+				addRuns(img[iy*g.w+ix:], row, runs, g.kw)
+			} else {
+				copyRuns(row, img[iy*g.w+ix:], runs, g.kw)
 			}
+			continue
 		}
+		g.unrollBorder(row, img, iy, ix, add)
 	}
 }
 
@@ -240,9 +240,16 @@ func conv2dBack(n *node) {
 		dw, acc := gradInto(w)
 		blas.Gemm(true, false, g.oc, g.k, np, 1, gt, g.oc, n.aux[0], g.k, beta(acc), dw, g.k)
 	}
-	if x.requiresGrad { // dcols = gt·W, then folded back onto the image
-		n.aux[2] = resize(n.aux[2], np*g.k)
-		blas.Gemm(false, false, np, g.k, g.oc, 1, gt, g.oc, w.data, g.k, 0, n.aux[2], g.k)
-		g.unroll(n.aux[2], gradAdd(x), n.idx, true)
+	if x.requiresGrad {
+		// dcols = gt·W, folded back onto the image block by block: a block
+		// of rows stays in the cache between the product and the fold.
+		dx := gradAdd(x)
+		rows := max(1, colBlock/g.k)
+		n.aux[2] = resize(n.aux[2], min(rows, np)*g.k)
+		for r := 0; r < np; r += rows {
+			r1 := min(r+rows, np)
+			blas.Gemm(false, false, r1-r, g.k, g.oc, 1, gt[r*g.oc:], g.oc, w.data, g.k, 0, n.aux[2], g.k)
+			g.unroll(n.aux[2], dx, n.idx, r, r1, true)
+		}
 	}
 }

@@ -279,3 +279,41 @@ func randn(rng *rand.Rand, shape ...int) *tensor.Tensor {
 	x.FillNormal(rng, 0, 1)
 	return x
 }
+
+// TestConv2dInputGradNaive checks the gradient of Conv2d with respect to its
+// input against the definition's adjoint, dx[s,c,y,x] = Σ g[s,o,oy,ox]·
+// w[o,c,i,j] over the output positions whose patch covers (y, x), on an input
+// large enough for the backward pass to fold the unrolled gradient back in
+// several blocks (2·62·62 rows of 27).
+func TestConv2dInputGradNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const n, c, oc, h, w, k, stride, pad = 2, 3, 4, 64, 64, 3, 1, 0
+	x := randn(rng, n, c, h, w).SetRequiresGrad(true)
+	f, g := randn(rng, oc, c, k, k), randn(rng, n, oc, h-k+1, w-k+1)
+	var tp tensor.Tape
+	tp.Backward(tp.Sum(tp.Mul(tp.Conv2d(x, f, nil, stride, pad), g)))
+	oh, ow := h-k+1, w-k+1
+	want := make([]float64, n*c*h*w)
+	fd, gd := f.Data(), g.Data()
+	for s := 0; s < n; s++ {
+		for o := 0; o < oc; o++ {
+			for oy := 0; oy < oh; oy++ {
+				for ox := 0; ox < ow; ox++ {
+					gv := float64(gd[((s*oc+o)*oh+oy)*ow+ox])
+					for ci := 0; ci < c; ci++ {
+						for i := 0; i < k; i++ {
+							for j := 0; j < k; j++ {
+								want[((s*c+ci)*h+oy+i)*w+ox+j] += gv * float64(fd[((o*c+ci)*k+i)*k+j])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for i, got := range x.Grad() {
+		if math.Abs(float64(got)-want[i]) > 1e-4*(1+math.Abs(want[i])) {
+			t.Fatalf("dx[%d] = %v, want %v", i, got, want[i])
+		}
+	}
+}
