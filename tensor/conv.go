@@ -213,25 +213,30 @@ func conv2dBack(n *node) {
 	p := g.oh * g.ow
 	np := g.n * p
 	gy := n.out.grad
-	var db []float32
-	if b != nil && b.requiresGrad {
-		db = gradAdd(b)
-	}
-	// One pass over the result's gradient [N, OC, P]: the bias gradient sums
-	// its rows, and the products need it reordered to [N·P, OC] (in the
-	// forward product's memory).
-	reorder := w.requiresGrad || x.requiresGrad
-	gt := n.aux[1]
-	for i := 0; i < g.n; i++ {
-		for o := 0; o < g.oc; o++ {
-			src := gy[(i*g.oc+o)*p : (i*g.oc+o+1)*p]
-			if db != nil {
-				db[o] += sum(src)
+	if b != nil && b.requiresGrad { // db = sums of the result gradient's rows
+		db := gradAdd(b)
+		for i := 0; i < g.n; i++ {
+			for o := 0; o < g.oc; o++ {
+				db[o] += sum(gy[(i*g.oc+o)*p : (i*g.oc+o+1)*p])
 			}
-			if reorder {
-				dst := gt[i*p*g.oc+o:]
-				for j, v := range src {
-					dst[j*g.oc] = v
+		}
+	}
+	// Reorder the result's gradient [N, OC, P] to [N·P, OC], in the forward
+	// product's memory, 32 positions at a time: the 32 rows written then
+	// stay in the L1 cache while every channel's values are stored into
+	// them.
+	gt := n.aux[1]
+	if w.requiresGrad || x.requiresGrad {
+		const tile = 32
+		for i := 0; i < g.n; i++ {
+			src, dst := gy[i*p*g.oc:(i+1)*p*g.oc], gt[i*p*g.oc:(i+1)*p*g.oc]
+			for j0 := 0; j0 < p; j0 += tile {
+				j1 := min(j0+tile, p)
+				for o := 0; o < g.oc; o++ {
+					d := dst[j0*g.oc+o:]
+					for j, v := range src[o*p+j0 : o*p+j1] {
+						d[j*g.oc] = v
+					}
 				}
 			}
 		}
