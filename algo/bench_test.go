@@ -7,24 +7,11 @@ import (
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 )
 
 var sinkF float32
-
-// measure runs body b.N times after a warm-up call, reporting allocations
-// and the CPU time per operation besides the wall-clock time (the benchmark
-// machines are shared).
-func measure(b *testing.B, body func()) {
-	body()
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := cpuTime()
-	for i := 0; i < b.N; i++ {
-		body()
-	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-}
 
 // BenchmarkGAE computes GAE over 100,000 transitions into a reused output,
 // the size of Tianshou's benchmark (1,645 µs there, 904 µs of it in its
@@ -45,7 +32,7 @@ func BenchmarkGAE(b *testing.B) {
 		}
 	}
 	b.SetBytes(n * (8 + 4 + 4 + 1 + 1 + 4))
-	measure(b, func() {
+	cputime.Measure(b, func() {
 		algo.GAETo(adv, rew, v, vNext, term, end, 0.99, 0.95)
 	})
 	sinkF = adv[0]
@@ -90,7 +77,7 @@ func BenchmarkNStep(b *testing.B) {
 	}
 	dst := make([]float32, 64)
 	var s algo.NStep
-	measure(b, func() {
+	cputime.Measure(b, func() {
 		s.Windows(buf, idx, 0.9, 3)
 		s.ReturnsTo(dst, target)
 	})
@@ -106,7 +93,7 @@ func BenchmarkEpisodic(b *testing.B) {
 	adv, ret := make([]float32, 2000), make([]float32, 2000)
 	v := make([]float32, 2000)
 	var e algo.Episodic
-	measure(b, func() {
+	cputime.Measure(b, func() {
 		e.AdvantagesTo(adv, ret, buf, all, v, v, 0.99, 0.95)
 	})
 	sinkF = adv[0]

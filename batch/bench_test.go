@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/batch/batchtest"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -88,17 +89,6 @@ func (c *copyRows) gather(rows []int) {
 	}
 }
 
-// cpuPerOp starts measuring the process's CPU time; the function it
-// returns reports it per operation as the cpu-ns/op metric.
-func cpuPerOp(b *testing.B) func() {
-	start := processCPU()
-	return func() {
-		if d := processCPU() - start; d > 0 {
-			b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
-		}
-	}
-}
-
 func randRows(rng *rand.Rand, n, of int) []int {
 	rows := make([]int, n)
 	for i := range rows {
@@ -126,7 +116,7 @@ func BenchmarkNew(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				r, err := batch.New(kv...)
 				if err != nil {
@@ -149,7 +139,7 @@ func BenchmarkIndexInts(b *testing.B) {
 			b.SetBytes(int64(64 * rowBytes(src)))
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				sinkBatch = src.Index(idx)
 			}
@@ -167,7 +157,7 @@ func BenchmarkIndexIntsCopy(b *testing.B) {
 	b.SetBytes(int64(64 * rowBytes(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer cpuPerOp(b)()
+	defer cputime.Start(b).Report()
 	for i := 0; i < b.N; i++ {
 		c.gather(rows)
 	}
@@ -183,7 +173,7 @@ func BenchmarkTake(b *testing.B) {
 			b.SetBytes(int64(64 * rowBytes(src)))
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				sinkBatch = batch.Take(src, rows)
 			}
@@ -206,7 +196,7 @@ func BenchmarkTakeTo(b *testing.B) {
 			b.SetBytes(int64(64 * rowBytes(src)))
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				batch.TakeTo(dst, src, rows)
 			}
@@ -223,7 +213,7 @@ func BenchmarkTakeToCopy(b *testing.B) {
 	b.SetBytes(int64(64 * rowBytes(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer cpuPerOp(b)()
+	defer cputime.Start(b).Report()
 	for i := 0; i < b.N; i++ {
 		c.gather(rows)
 	}
@@ -237,7 +227,7 @@ func BenchmarkSlice(b *testing.B) {
 			idx := nd.To(32)
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				sinkBatch = src.Index(idx)
 			}
@@ -263,7 +253,7 @@ func BenchmarkStack(b *testing.B) {
 			b.SetBytes(int64(64 * rowBytes(ds.make(1, rand.New(rand.NewPCG(1, 1))))))
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				r, err := batch.Stack(0, rows...)
 				if err != nil {
@@ -285,7 +275,7 @@ func BenchmarkStackTo(b *testing.B) {
 			b.SetBytes(int64(64 * rowBytes(ds.make(1, rand.New(rand.NewPCG(1, 1))))))
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				if err := batch.StackTo(dst, 0, rows...); err != nil {
 					b.Fatal(err)
@@ -313,7 +303,7 @@ func BenchmarkStackCopy(b *testing.B) {
 	b.SetBytes(int64(64 * rowBytes(one)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer cpuPerOp(b)()
+	defer cputime.Start(b).Report()
 	for i := 0; i < b.N; i++ {
 		for k, src := range srcs {
 			for j, s := range sizes {
@@ -335,7 +325,7 @@ func BenchmarkCat(b *testing.B) {
 			b.SetBytes(int64(640 * rowBytes(parts[0])))
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				r, err := batch.Cat(parts...)
 				if err != nil {
@@ -360,7 +350,7 @@ func BenchmarkCatCopy(b *testing.B) {
 	}
 	b.SetBytes(int64(640 * rowBytes(one)))
 	b.ResetTimer()
-	defer cpuPerOp(b)()
+	defer cputime.Start(b).Report()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		for k := 0; k < 10; k++ {
@@ -387,7 +377,7 @@ func BenchmarkCatCopyNew(b *testing.B) {
 	b.SetBytes(int64(640 * rowBytes(one)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer cpuPerOp(b)()
+	defer cputime.Start(b).Report()
 	for i := 0; i < b.N; i++ {
 		for j := range parts {
 			sinkBytes = bytes.Join(parts[j], nil)
@@ -405,7 +395,7 @@ func BenchmarkSplit(b *testing.B) {
 			b.SetBytes(int64(1024 * rowBytes(src)))
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				pieces, err := src.Split(32, true, rng)
 				if err != nil {
@@ -428,7 +418,7 @@ func BenchmarkSplitCopy(b *testing.B) {
 	b.SetBytes(int64(1024 * rowBytes(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer cpuPerOp(b)()
+	defer cputime.Start(b).Report()
 	for i := 0; i < b.N; i++ {
 		c.gather(rng.Perm(1024))
 	}
@@ -443,7 +433,7 @@ func BenchmarkSetRow(b *testing.B) {
 			store := batch.ZerosStacked(row, 1024)
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				if err := store.SetRow(i%1024, row); err != nil {
 					b.Fatal(err)
@@ -458,7 +448,7 @@ func BenchmarkLen(b *testing.B) {
 	src := batchtest.Flat(64, rand.New(rand.NewPCG(1, 1)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	defer cpuPerOp(b)()
+	defer cputime.Start(b).Report()
 	for i := 0; i < b.N; i++ {
 		if n, err := src.Len(); err != nil || n != 64 {
 			b.Fatal(n, err)
@@ -478,7 +468,7 @@ func BenchmarkMarshal(b *testing.B) {
 			b.SetBytes(int64(len(buf)))
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				buf, _ = src.AppendBinary(buf[:0])
 				var out batch.Batch
@@ -533,7 +523,7 @@ func BenchmarkAllocFloor(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				sinkBytes = make([]byte, c.bytes)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -39,13 +40,13 @@ func BenchmarkAdd(b *testing.B) {
 	var err error
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	cpu := cputime.Start(b)
 	for i := 0; i < b.N; i++ {
 		if steps, err = buf.Add(data, nil, steps[:0]); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	cpu.Report()
 	sinkSteps = steps
 }
 
@@ -56,7 +57,7 @@ func BenchmarkSample64(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	b.Run("Sample", func(b *testing.B) {
 		b.ReportAllocs()
-		start := cpuTime()
+		cpu := cputime.Start(b)
 		for i := 0; i < b.N; i++ {
 			got, _, err := buf.Sample(64, rng)
 			if err != nil {
@@ -64,19 +65,19 @@ func BenchmarkSample64(b *testing.B) {
 			}
 			sinkBatch = got
 		}
-		reportCPU(b, start)
+		cpu.Report()
 	})
 	b.Run("SampleToReuse", func(b *testing.B) {
 		dst := &batch.Batch{}
 		idx := make([]int, 64)
 		b.ReportAllocs()
-		start := cpuTime()
+		cpu := cputime.Start(b)
 		for i := 0; i < b.N; i++ {
 			if err := buf.SampleTo(dst, idx, rng); err != nil {
 				b.Fatal(err)
 			}
 		}
-		reportCPU(b, start)
+		cpu.Report()
 		sinkBatch = dst
 	})
 }
@@ -97,7 +98,7 @@ func BenchmarkPrioritizedSampleUpdate64(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	cpu := cputime.Start(b)
 	for i := 0; i < b.N; i++ {
 		if err := buf.SampleTo(dst, idx, rng); err != nil {
 			b.Fatal(err)
@@ -106,7 +107,7 @@ func BenchmarkPrioritizedSampleUpdate64(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	cpu.Report()
 	sinkBatch = dst
 }
 
@@ -126,13 +127,13 @@ func BenchmarkVectorAdd8(b *testing.B) {
 	steps := mustAdd(b, buf, data, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	cpu := cputime.Start(b)
 	for i := 0; i < b.N; i++ {
 		if steps, err = buf.Add(data, nil, steps[:0]); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	cpu.Report()
 	sinkSteps = steps
 }
 
@@ -175,13 +176,13 @@ func BenchmarkFrameStackSample32(b *testing.B) {
 	b.SetBytes(32 * 2 * stackNum * frameBytes)
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	cpu := cputime.Start(b)
 	for i := 0; i < b.N; i++ {
 		if err := buf.SampleTo(dst, idx, rng); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	cpu.Report()
 	sinkBatch = dst
 }
 
@@ -196,7 +197,7 @@ func BenchmarkCopyFrameBytes32(b *testing.B) {
 	b.SetBytes(int64(len(dst)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	cpu := cputime.Start(b)
 	for i := 0; i < b.N; i++ {
 		o := 0
 		for range 32 {
@@ -207,7 +208,7 @@ func BenchmarkCopyFrameBytes32(b *testing.B) {
 			}
 		}
 	}
-	reportCPU(b, start)
+	cpu.Report()
 	sinkBytes = dst
 }
 
@@ -243,11 +244,11 @@ func BenchmarkNextTo64(b *testing.B) {
 	dst := make([]int, 64)
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	cpu := cputime.Start(b)
 	for i := 0; i < b.N; i++ {
 		buf.NextTo(dst, idx)
 	}
-	reportCPU(b, start)
+	cpu.Report()
 }
 
 // BenchmarkMemorySampleBatch64 samples seed 004's transitions from a
@@ -267,11 +268,11 @@ func BenchmarkMemorySampleBatch64(b *testing.B) {
 	attrs := []string{"state", "action", "reward", "next_state", "terminal", "*"}
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	cpu := cputime.Start(b)
 	for i := 0; i < b.N; i++ {
 		if _, _, err := m.SampleBatch(64, true, buffer.SampleRandomUnique, attrs, nil, rng); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, start)
+	cpu.Report()
 }

@@ -4,14 +4,8 @@ import (
 	"flag"
 	"log"
 	"sync"
-	"testing"
 	"time"
 )
-
-// reportCPU reports the CPU time per iteration since start as cpu-ns/op.
-func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-}
 
 var seedFlag = flag.Uint64("testrand.seed", 1, "random seed of the randomized tests; 0 picks one and logs it")
 

@@ -12,6 +12,7 @@ import (
 	"github.com/gorl/gorl/env"
 	_ "github.com/gorl/gorl/env/classic" // registers CartPole-v1
 	"github.com/gorl/gorl/env/vector"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/tensor"
@@ -84,7 +85,7 @@ func runCollect(b *testing.B, collect func(context.Context, collector.Request) (
 	runtime.ReadMemStats(&ms)
 	mallocs := ms.Mallocs
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu0, measured := cputime.Process()
 	steps := 0
 	for i := 0; i < b.N; i++ {
 		s, err := collect(bg, req)
@@ -93,11 +94,13 @@ func runCollect(b *testing.B, collect func(context.Context, collector.Request) (
 		}
 		steps += s.Steps
 	}
-	cpu = cpuTime() - cpu
+	cpu1, _ := cputime.Process()
 	b.StopTimer()
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(steps), "cpu-ns/step")
+	if measured {
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(steps), "cpu-ns/step")
+	}
 	b.ReportMetric(float64(ms.Mallocs-mallocs)/float64(steps), "allocs/step")
 }
 

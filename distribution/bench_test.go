@@ -7,24 +7,12 @@ import (
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/distribution"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/tensor"
 )
 
 var sink *tensor.Tensor
-
-// run runs step b.N times and reports, besides ns/op, the process's CPU
-// time per step (cpu-ns/op), which a loaded machine does not inflate.
-func run(b *testing.B, step func()) {
-	step() // the first step sizes the tape's buffers
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := processCPU()
-	for i := 0; i < b.N; i++ {
-		step()
-	}
-	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
-}
 
 // Sizes: 64 rows is a PPO minibatch; 2 categories are CartPole's actions and
 // 1 dimension is Pendulum's action.
@@ -87,7 +75,7 @@ func BenchmarkCategorical(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			logits, acts, rng := categoricalInputs()
 			tp, d := new(tensor.Tape), new(distribution.Categorical)
-			run(b, func() { categoricalStep(tp, d, logits, acts, rng, bc.backward) })
+			cputime.Measure(b, func() { categoricalStep(tp, d, logits, acts, rng, bc.backward) })
 		})
 	}
 }
@@ -100,7 +88,7 @@ func BenchmarkNormal(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			loc, scale, acts, rng := normalInputs()
 			tp, d := new(tensor.Tape), new(distribution.Normal)
-			run(b, func() { normalStep(tp, d, loc, scale, acts, rng, bc.backward) })
+			cputime.Measure(b, func() { normalStep(tp, d, loc, scale, acts, rng, bc.backward) })
 		})
 	}
 }
@@ -133,7 +121,7 @@ func BenchmarkTanhNormal(b *testing.B) {
 		tp := new(tensor.Tape)
 		var sq distribution.TanhNormal
 		var pi distribution.Independent
-		run(b, func() { sacStep(tp, &sq, &pi, loc, scale, rng) })
+		cputime.Measure(b, func() { sacStep(tp, &sq, &pi, loc, scale, rng) })
 	})
 }
 
@@ -151,7 +139,7 @@ func BenchmarkCategoricalIndex(b *testing.B) {
 		rows[i] = rng.IntN(1024)
 	}
 	idx := nd.Ints(rows...)
-	run(b, func() { leafSink = d.Index(idx) })
+	cputime.Measure(b, func() { leafSink = d.Index(idx) })
 }
 
 var leafSink batch.Leaf

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -229,7 +230,7 @@ func BenchmarkBlock(b *testing.B) {
 	}{{"views", nd.To(32)}, {"takes", nd.Ints(randomRows(64, 64)...)}} {
 		b.Run("Index/"+c.name, func(b *testing.B) {
 			b.ReportAllocs()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				for _, a := range arrs {
 					sink = a.Index(c.idx)
@@ -238,7 +239,7 @@ func BenchmarkBlock(b *testing.B) {
 		})
 		b.Run("Block/"+c.name, func(b *testing.B) {
 			b.ReportAllocs()
-			defer cpuPerOp(b)()
+			defer cputime.Start(b).Report()
 			for i := 0; i < b.N; i++ {
 				var k nd.Block
 				for _, a := range arrs {
@@ -249,18 +250,5 @@ func BenchmarkBlock(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-// cpuPerOp starts measuring the process's CPU time; the function it
-// returns reports it per operation as the cpu-ns/op metric (the machines
-// the benchmarks run on are shared: waiting for a core inflates ns/op but
-// not cpu-ns/op).
-func cpuPerOp(b *testing.B) func() {
-	start := processCPU()
-	return func() {
-		if d := processCPU() - start; d > 0 {
-			b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
-		}
 	}
 }

@@ -8,24 +8,12 @@ import (
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
-
-// measure runs body b.N times after a warm-up call, reporting allocations
-// and the CPU time per operation besides the wall-clock time.
-func measure(b *testing.B, body func()) {
-	body()
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := cpuTime()
-	for i := 0; i < b.N; i++ {
-		body()
-	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-}
 
 func blasTag() string {
 	name, _, _ := strings.Cut(tensor.BLASName(), " ")
@@ -55,7 +43,7 @@ func BenchmarkAct(b *testing.B) {
 		}{{"q", q}, {"actor", actor}} {
 			b.Run(blasTag()+"/"+p.name+"/envs="+strconv.Itoa(k), func(b *testing.B) {
 				var out batch.Batch
-				measure(b, func() {
+				cputime.Measure(b, func() {
 					if err := p.p.Act(&out, obs, nil, true); err != nil {
 						b.Fatal(err)
 					}

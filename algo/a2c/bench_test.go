@@ -8,6 +8,7 @@ import (
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/a2c"
 	"github.com/gorl/gorl/algo/pg/pgtest"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/tensor"
 )
 
@@ -26,7 +27,7 @@ func BenchmarkUpdate(b *testing.B) {
 			b.Fatal(err)
 		}
 		var l algo.Learner
-		pgtest.Measure(b, func() {
+		cputime.Measure(b, func() {
 			if _, err := l.StepAll(a, buf, 64, 1); err != nil {
 				b.Fatal(err)
 			}

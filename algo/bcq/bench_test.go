@@ -9,23 +9,10 @@ import (
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/bcq"
 	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/tensor"
 )
-
-// measure runs body b.N times after a warm-up call, reporting allocations
-// and the CPU time per operation besides the wall-clock time (the benchmark
-// machines are shared).
-func measure(b *testing.B, body func()) {
-	body()
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := cpuTime()
-	for i := 0; i < b.N; i++ {
-		body()
-	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-}
 
 func blasTag() string {
 	name, _, _ := strings.Cut(tensor.BLASName(), " ")
@@ -48,7 +35,7 @@ func BenchmarkUpdate(b *testing.B) {
 		}
 		var l algo.Learner
 		rng := rand.New(rand.NewPCG(5, 6))
-		measure(b, func() {
+		cputime.Measure(b, func() {
 			if _, err := l.Step(c, data, 64, rng); err != nil {
 				b.Fatal(err)
 			}
@@ -69,7 +56,7 @@ func BenchmarkAct(b *testing.B) {
 			obs := batch.MustNew("obs", nd.Zeros(nd.Float32, k, 4))
 			var out batch.Batch
 			p := c.Policy()
-			measure(b, func() {
+			cputime.Measure(b, func() {
 				if err := p.Act(&out, obs, nil, true); err != nil {
 					b.Fatal(err)
 				}

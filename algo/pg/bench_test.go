@@ -10,6 +10,7 @@ import (
 	"github.com/gorl/gorl/algo/pg"
 	"github.com/gorl/gorl/algo/pg/pgtest"
 	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/tensor"
 )
@@ -33,7 +34,7 @@ func BenchmarkUpdate(b *testing.B) {
 			b.Fatal(err)
 		}
 		var l algo.Learner
-		pgtest.Measure(b, func() {
+		cputime.Measure(b, func() {
 			if _, err := l.StepAll(p, buf, 64, 2); err != nil {
 				b.Fatal(err)
 			}
@@ -55,7 +56,7 @@ func BenchmarkAct(b *testing.B) {
 			pol.SetTrainingStep(true)
 			obs := batch.MustNew("obs", nd.Zeros(nd.Float32, k, 4))
 			var out batch.Batch
-			pgtest.Measure(b, func() {
+			cputime.Measure(b, func() {
 				if err := pol.Act(&out, obs, nil, true); err != nil {
 					b.Fatal(err)
 				}

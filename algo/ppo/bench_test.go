@@ -8,6 +8,7 @@ import (
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/pg/pgtest"
 	"github.com/gorl/gorl/algo/ppo"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/tensor"
 )
 
@@ -31,7 +32,7 @@ func BenchmarkUpdate(b *testing.B) {
 			b.Fatal(err)
 		}
 		var l algo.Learner
-		pgtest.Measure(b, func() {
+		cputime.Measure(b, func() {
 			if _, err := l.StepAll(p, buf, 64, 10); err != nil {
 				b.Fatal(err)
 			}
@@ -52,7 +53,7 @@ func BenchmarkUpdateContinuous(b *testing.B) {
 			b.Fatal(err)
 		}
 		var l algo.Learner
-		pgtest.Measure(b, func() {
+		cputime.Measure(b, func() {
 			if _, err := l.StepAll(p, buf, 128, 2); err != nil {
 				b.Fatal(err)
 			}

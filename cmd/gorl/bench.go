@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/tensor"
 	"github.com/gorl/gorl/trainer"
 )
@@ -145,9 +146,9 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 		if err != nil {
 			return err
 		}
-		cpu0, _ := cpuTime()
+		cpu0, _ := cputime.Process()
 		res, err := s.tr.Run(ctx)
-		cpu1, measured := cpuTime()
+		cpu1, measured := cputime.Process()
 		s.tr.Close()
 		if err != nil {
 			return err

@@ -3,7 +3,8 @@ package sumtree
 import (
 	"math/rand/v2"
 	"testing"
-	"time"
+
+	"github.com/gorl/gorl/internal/cputime"
 )
 
 // benchSize is the leaf count of the benchmarks: a 100,000-transition
@@ -23,11 +24,6 @@ func benchTree[F Float](rng *rand.Rand) *Tree[F] {
 
 var sinkInt int
 
-// reportCPU reports the CPU time per iteration since start as cpu-ns/op.
-func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
-}
-
 func BenchmarkSet(b *testing.B) {
 	b.Run("float32", benchSet[float32])
 	b.Run("float64", benchSet[float64])
@@ -43,11 +39,11 @@ func benchSet[F Float](b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	cpu := cputime.Start(b)
 	for i := 0; i < b.N; i++ {
 		_ = tr.Set(idx[i%n], vs[i%n])
 	}
-	reportCPU(b, start)
+	cpu.Report()
 }
 
 // BenchmarkSetMany64 updates the priorities of one sampled batch of 64.
@@ -66,12 +62,12 @@ func benchSetMany[F Float](b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	cpu := cputime.Start(b)
 	for i := 0; i < b.N; i++ {
 		j := i % batches * 64
 		_ = tr.SetMany(idx[j:j+64], vs[j:j+64])
 	}
-	reportCPU(b, start)
+	cpu.Report()
 }
 
 func BenchmarkFindPrefixSum(b *testing.B) {
@@ -89,11 +85,11 @@ func benchFind[F Float](b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	cpu := cputime.Start(b)
 	for i := 0; i < b.N; i++ {
 		sinkInt += tr.FindPrefixSum(xs[i%n])
 	}
-	reportCPU(b, start)
+	cpu.Report()
 }
 
 // BenchmarkFindPrefixSumTo64 samples one batch of 64 indices.
@@ -113,11 +109,11 @@ func benchFindTo[F Float](b *testing.B) {
 	dst := make([]int, 64)
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	cpu := cputime.Start(b)
 	for i := 0; i < b.N; i++ {
 		j := i % batches * 64
 		tr.FindPrefixSumTo(dst, xs[j:j+64])
 	}
-	reportCPU(b, start)
+	cpu.Report()
 	sinkInt += dst[0]
 }

@@ -1,8 +1,7 @@
 // Package pgtest holds what the tests of the on-policy algorithms (packages
 // pg, a2c and ppo) share: collections of transitions in a vector buffer,
-// linear layers with given weights for hand-computed losses, spaces, a
-// benchmark harness that reports CPU time, and whether the race detector
-// is on.
+// linear layers with given weights for hand-computed losses, spaces, and
+// whether the race detector is on.
 package pgtest
 
 import (
@@ -118,18 +117,4 @@ func Take(t testing.TB, buf buffer.Buffer) (*batch.Batch, []int) {
 		t.Fatal(err)
 	}
 	return b, idx
-}
-
-// Measure runs body b.N times after a warm-up call, reporting allocations
-// and, besides the wall-clock time, the process's CPU time per operation
-// ("cpu-ns/op"), which other processes on a shared machine do not inflate.
-func Measure(b *testing.B, body func()) {
-	body()
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := cpuTime()
-	for i := 0; i < b.N; i++ {
-		body()
-	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }
