@@ -182,7 +182,7 @@ func (p *Actor) Act(dst, obs *batch.Batch, state any, explore bool) error {
 		if a.NDim() != 1 {
 			return fmt.Errorf("%w: actions of shape %v for a Discrete space", ErrConfig, a.Shape())
 		}
-		act := nd.Data[int64](actArray(dst, nd.Int64, a.Dim(0), 0))
+		act := DiscreteActTo(dst, a.Dim(0))
 		start := p.disc.Start()
 		for i, v := range vals {
 			act[i] = start + int64(v)
@@ -192,7 +192,7 @@ func (p *Actor) Act(dst, obs *batch.Batch, state any, explore bool) error {
 	if a.NDim() != 2 || a.Dim(1) != p.m {
 		return fmt.Errorf("%w: actions of shape %v for a Box of %d", ErrConfig, a.Shape(), p.m)
 	}
-	copy(nd.Data[float32](actArray(dst, nd.Float32, a.Dim(0), p.m)), vals)
+	copy(BoxActTo(dst, a.Dim(0), p.m), vals)
 	return nil
 }
 

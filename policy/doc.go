@@ -24,6 +24,10 @@
 //     rescale from [−1, 1]), Tianshou's map_action; policies that map
 //     actions implement [ActionMapper], which collectors use.
 //   - [ComputeAction] acts on a single observation.
+//   - [DiscreteActTo] and [BoxActTo] give a policy the action array under
+//     "act" in its destination batch, reused from call to call: the policies
+//     here and those of the algorithms with a policy of their own
+//     (behaviour cloning, BCQ) write their actions through them.
 //
 // Networks are called through nn.Caller with named inputs looked up in the
 // observation batch ([Network]; [ObsNet] wraps a Layer that takes "obs"),

@@ -33,6 +33,19 @@ func ExampleQ() {
 	// Output: array([0, 1, 0]) true
 }
 
+// A policy written outside this package gets the array its actions go to
+// from DiscreteActTo (or BoxActTo): the first call stores a new one under
+// "act", later calls with the same k reuse it.
+func ExampleDiscreteActTo() {
+	var dst batch.Batch
+	act := policy.DiscreteActTo(&dst, 3)
+	for i := range act {
+		act[i] = int64(2 - i)
+	}
+	fmt.Println(dst.Get("act"))
+	// Output: array([2, 1, 0]) true
+}
+
 // ComputeAction acts on one observation (Tianshou's compute_action).
 func ExampleComputeAction() {
 	net := policy.ObsNet{Layer: &nn.Linear{Weight: tensor.MustFromSlice([]float32{1, 0, 0, 1}, 2, 2)}}

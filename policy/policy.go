@@ -148,22 +148,41 @@ func (n ObsNet) Call(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
 	return n.Layer.Forward(tp, in[0])
 }
 
+// DiscreteActTo returns the k int64 actions under "act" in dst, for a
+// policy of a Discrete space to write its actions into (the space's start
+// added). They are the data of the array dst holds under "act" if it is a
+// contiguous int64 array of shape [k], as after the previous call, so that
+// acting does not allocate; otherwise DiscreteActTo stores a new zeroed
+// array [k] there first. DiscreteActTo panics if k is negative.
+func DiscreteActTo(dst *batch.Batch, k int) []int64 {
+	return nd.Data[int64](actArray(dst, nd.Int64, k))
+}
+
+// BoxActTo returns the float32 actions [k, m] under "act" in dst (k·m
+// values, row-major), for a policy of a Box of shape [m] to write its
+// actions into. Like DiscreteActTo, it reuses the array dst holds under
+// "act" if it is contiguous and of that dtype and shape, and otherwise
+// stores a new zeroed one first. BoxActTo panics if k or m is negative.
+func BoxActTo(dst *batch.Batch, k, m int) []float32 {
+	return nd.Data[float32](actArray(dst, nd.Float32, k, m))
+}
+
 // actArray returns the array stored under "act" in dst if it is a
-// contiguous array of dtype dt and shape [k] (m == 0) or [k, m], and
-// otherwise a new one, stored there.
-func actArray(dst *batch.Batch, dt nd.DType, k, m int) *nd.Array {
+// contiguous array of dtype dt and the given shape, and otherwise a new one,
+// stored there.
+func actArray(dst *batch.Batch, dt nd.DType, shape ...int) *nd.Array {
 	if v, ok := dst.Get("act"); ok {
-		if a, ok := v.(*nd.Array); ok && a.DType() == dt && a.IsContiguous() &&
-			((m == 0 && a.Ndim() == 1 && a.Dim(0) == k) || (m > 0 && a.Ndim() == 2 && a.Dim(0) == k && a.Dim(1) == m)) {
-			return a
+		if a, ok := v.(*nd.Array); ok && a.DType() == dt && a.IsContiguous() && a.Ndim() == len(shape) {
+			same := true
+			for i, d := range shape {
+				same = same && a.Dim(i) == d
+			}
+			if same {
+				return a
+			}
 		}
 	}
-	var a *nd.Array
-	if m == 0 {
-		a = nd.Zeros(dt, k)
-	} else {
-		a = nd.Zeros(dt, k, m)
-	}
+	a := nd.Zeros(dt, shape...)
 	if err := dst.Set("act", a); err != nil {
 		panic(err) // "act" is a valid key and an array a valid value
 	}

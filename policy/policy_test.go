@@ -406,3 +406,97 @@ func (fixedNormal) New() distribution.Distribution { return new(distribution.Nor
 func (fixedNormal) Set(d distribution.Distribution, tp *tensor.Tape, out *tensor.Tensor) error {
 	return d.(*distribution.Normal).Set(tp, out, tp.AddScalar(tp.MulScalar(out, 0), 0.1))
 }
+
+// TestActTo checks when DiscreteActTo and BoxActTo reuse the array under
+// "act" (a contiguous array of the right dtype and shape: the previous
+// call's) and when they store a new zeroed one, and that the slice they
+// return is that array's data.
+func TestActTo(t *testing.T) {
+	const k, m = 4, 3
+	for _, c := range []struct {
+		name  string
+		held  any // the value under "act" before the call; nil for none
+		box   bool
+		reuse bool
+	}{
+		{"discrete/empty", nil, false, false},
+		{"discrete/same", nd.Zeros(nd.Int64, k), false, true},
+		{"discrete/longer", nd.Zeros(nd.Int64, k+1), false, false},
+		{"discrete/float32", nd.Zeros(nd.Float32, k), false, false},
+		{"discrete/2-d", nd.Zeros(nd.Int64, k, 1), false, false},
+		{"discrete/strided view", nd.Zeros(nd.Int64, 2*k).Index(nd.Step(2)), false, false},
+		{"discrete/a batch", batch.MustNew("x", nd.Zeros(nd.Int64, k)), false, false},
+		{"box/empty", nil, true, false},
+		{"box/same", nd.Zeros(nd.Float32, k, m), true, true},
+		{"box/wider", nd.Zeros(nd.Float32, k, m+1), true, false},
+		{"box/flat", nd.Zeros(nd.Float32, k*m), true, false},
+		{"box/float64", nd.Zeros(nd.Float64, k, m), true, false},
+		{"box/transposed", nd.Zeros(nd.Float32, m, k).Transpose(), true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var dst batch.Batch
+			if c.held != nil {
+				if err := dst.Set("act", c.held); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var n int
+			if c.box {
+				a := policy.BoxActTo(&dst, k, m)
+				n = len(a)
+				for i := range a {
+					a[i] = float32(i + 1)
+				}
+			} else {
+				a := policy.DiscreteActTo(&dst, k)
+				n = len(a)
+				for i := range a {
+					a[i] = int64(i + 1)
+				}
+			}
+			got, err := dst.Array("act")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reused := c.held != nil && any(got) == c.held; reused != c.reuse {
+				t.Errorf("reused the held array: %v, want %v", reused, c.reuse)
+			}
+			want, wantN := []int{k}, k
+			if c.box {
+				want, wantN = []int{k, m}, k*m
+			}
+			if !equal(got.Shape(), want) || n != wantN {
+				t.Fatalf("act has shape %v and %d values were returned; want shape %v and %d", got.Shape(), n, want, wantN)
+			}
+			// The returned slice is the stored array's data: 1, 2, 3, … in
+			// row-major order.
+			var vals []float64
+			if c.box {
+				for _, v := range nd.ToSlice[float32](got) {
+					vals = append(vals, float64(v))
+				}
+			} else {
+				for _, v := range nd.ToSlice[int64](got) {
+					vals = append(vals, float64(v))
+				}
+			}
+			for i, v := range vals {
+				if v != float64(i+1) {
+					t.Fatalf("act = %v after writing 1…%d through the returned slice", vals, n)
+				}
+			}
+		})
+	}
+
+	// Reuse does not allocate.
+	var dst batch.Batch
+	policy.DiscreteActTo(&dst, k)
+	if a := testing.AllocsPerRun(50, func() { policy.DiscreteActTo(&dst, k) }); a != 0 {
+		t.Errorf("DiscreteActTo on its own previous array: %v allocations", a)
+	}
+	var bdst batch.Batch
+	policy.BoxActTo(&bdst, k, m)
+	if a := testing.AllocsPerRun(50, func() { policy.BoxActTo(&bdst, k, m) }); a != 0 {
+		t.Errorf("BoxActTo on its own previous array: %v allocations", a)
+	}
+}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/tensor"
 )
@@ -104,9 +103,8 @@ func (p *Q) Act(dst, obs *batch.Batch, state any, explore bool) error {
 		return fmt.Errorf("%w: Q-values of shape %v for %d actions", ErrConfig, q.Shape(), p.n)
 	}
 	k := q.Dim(0)
-	act := actArray(dst, nd.Int64, k, 0)
+	a := DiscreteActTo(dst, k)
 	p.argmax = tensor.ArgMaxTo(growInts(p.argmax, k), q, 1)
-	a := nd.Data[int64](act)
 	start := p.space.Start()
 	for i, j := range p.argmax {
 		a[i] = start + int64(j)

@@ -84,10 +84,10 @@ func (a *actor) Act(dst, obs *batch.Batch, state any, explore bool) error {
 	}
 	k := out.Dim(0)
 	if a.disc == nil {
-		copy(nd.Data[float32](actArray(dst, nd.Float32, k, a.out)), out.Data())
+		copy(policy.BoxActTo(dst, k, a.out), out.Data())
 		return nil
 	}
-	act := nd.Data[int64](actArray(dst, nd.Int64, k, 0))
+	act := policy.DiscreteActTo(dst, k)
 	if cap(a.argmax) < k {
 		a.argmax = make([]int, k)
 	}
@@ -121,24 +121,4 @@ func (a *actor) UnmapActionTo(act, env *nd.Array) error {
 		return nil
 	}
 	return a.bmap.UnmapActionTo(act, env)
-}
-
-// actArray returns the array under "act" in dst if it is a contiguous array
-// of dtype dt and shape [k] (m == 0) or [k, m], and otherwise a new one,
-// stored there.
-func actArray(dst *batch.Batch, dt nd.DType, k, m int) *nd.Array {
-	if v, ok := dst.Get("act"); ok {
-		if a, ok := v.(*nd.Array); ok && a.DType() == dt && a.IsContiguous() &&
-			((m == 0 && a.Ndim() == 1 && a.Dim(0) == k) || (m > 0 && a.Ndim() == 2 && a.Dim(0) == k && a.Dim(1) == m)) {
-			return a
-		}
-	}
-	a := nd.Zeros(dt, k)
-	if m > 0 {
-		a = nd.Zeros(dt, k, m)
-	}
-	if err := dst.Set("act", a); err != nil {
-		panic(err) // "act" is a valid key and an array a valid value
-	}
-	return a
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
@@ -84,7 +83,7 @@ func (p *bcqPolicy) Act(dst, obs *batch.Batch, state any, explore bool) error {
 	if err := greedyTo(p.greedy, q.Data(), logits.Data(), p.n, p.logTau); err != nil {
 		return err
 	}
-	act := nd.Data[int64](actArray(dst, k))
+	act := policy.DiscreteActTo(dst, k)
 	start := p.space.Start()
 	for i, a := range p.greedy {
 		act[i] = start + int64(a)
@@ -133,19 +132,4 @@ func greedyTo(dst []int, q, logits []float32, n int, logTau float32) error {
 		dst[i] = best
 	}
 	return nil
-}
-
-// actArray returns the array under "act" in dst if it is a contiguous int64
-// array [k], and otherwise a new one, stored there.
-func actArray(dst *batch.Batch, k int) *nd.Array {
-	if v, ok := dst.Get("act"); ok {
-		if a, ok := v.(*nd.Array); ok && a.DType() == nd.Int64 && a.IsContiguous() && a.Ndim() == 1 && a.Dim(0) == k {
-			return a
-		}
-	}
-	a := nd.Zeros(nd.Int64, k)
-	if err := dst.Set("act", a); err != nil {
-		panic(err) // "act" is a valid key and an array a valid value
-	}
-	return a
 }
