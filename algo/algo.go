@@ -139,8 +139,11 @@ func (l *Learner) run(a Algorithm, buf buffer.Buffer, update func(*batch.Batch) 
 	return stats, nil
 }
 
-// Errors of package algo. Every error the package returns, and every value
-// it panics with, is an *Error wrapping one of these or wraps one with %w.
+// Errors of package algo. Every value the package panics with is an *Error
+// wrapping ErrShape or ErrValue, and a saved state that cannot be loaded is
+// an error wrapping ErrState. Other errors say what a batch lacks, or wrap
+// with %w the error of what failed (sampling from a buffer, an algorithm's
+// Preprocess, update or Postprocess).
 var (
 	// ErrShape: slices of mismatched lengths given to a kernel (a panic
 	// value: a programmer error).

@@ -28,6 +28,16 @@
 //     around the target network: Windows (where to evaluate the target) and
 //     ReturnsTo (Tianshou's compute_nstep_return).
 //
+// Pieces of the Q-learning algorithms (DQN, BCQ; BC reads its actions with
+// DiscreteActions too):
+//
+//   - [QReturns]: Preprocess's n-step returns, NStep's two phases around the
+//     algorithm's target function, stored in the batch as "returns".
+//   - [DiscreteActions]: the logged actions of a Discrete space as category
+//     indices, checked against the space.
+//   - [UpdateTarget]: the target network's hard update every freq steps or
+//     Polyak step.
+//
 // Saved state: [SaveParts] and [LoadParts] write and read a checksummed
 // container of named [Part]s (networks with [ParamsPart], random sources with
 // [BinaryPart], counters with [JSONPart], optimizers with their own Save and
@@ -53,7 +63,8 @@
 // # Aliasing
 //
 // NStep.Windows returns scratch memory of the NStep, valid until its next
-// call. The kernels read the buffer's reward and flag views (buffer.Rew,
+// call; so does DiscreteActions.Read. QReturns stores its own array under
+// "returns" in the batch, overwritten by its next call. The kernels read the buffer's reward and flag views (buffer.Rew,
 // Terminated, Done) and write only into the caller's slices. A Learner
 // keeps the sampled batch; the batch an algorithm's Preprocess, update and
 // Postprocess receive is that memory, reused by the next step.
@@ -75,6 +86,11 @@
 //     sum and γᵐ per window, instead of stacking n index rows and walking
 //     back as Tianshou does: the same result, two small slices of scratch,
 //     1.3–1.5 µs of CPU time for 64 indices and n = 3 (Tianshou: 61 µs).
+//   - The Q-learning algorithms share their n-step preprocessing, action
+//     reading and target update here rather than each keeping a copy: the
+//     algorithm passes its target computation to QReturns as a function,
+//     which costs no allocation (the function value does not escape; the
+//     algorithms' zero-allocation update tests cover it).
 //   - The target Q-values are a single number per transition; distributional
 //     targets (C51) would need a vector per transition and are not supported.
 //   - Saved states are a container of parts rather than one format per

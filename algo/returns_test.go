@@ -10,6 +10,8 @@ import (
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nd"
 )
 
 // step is one transition for the test buffers: its reward and end flags.
@@ -454,5 +456,34 @@ func TestKernelAllocations(t *testing.T) {
 	e.AdvantagesTo(ea, er, buf, all, ev, ev, 0.9, 0.9)
 	if a := testing.AllocsPerRun(20, func() { e.AdvantagesTo(ea, er, buf, all, ev, ev, 0.9, 0.9) }); a != 0 {
 		t.Errorf("Episodic: %v allocations", a)
+	}
+
+	// QReturns with windows that move (the last steps taken from the
+	// buffer) and DiscreteActions on the same batch.
+	b := take(t, buf, idx)
+	var q algo.QReturns
+	tg := &obsTarget{scale: 1}
+	qrun := func() {
+		if err := q.Preprocess(b, buf, idx, 0.9, 3, tg.values); err != nil {
+			t.Fatal(err)
+		}
+	}
+	qrun()
+	if a := testing.AllocsPerRun(20, qrun); a != 0 {
+		t.Errorf("QReturns: %v allocations", a)
+	}
+	if err := b.Set("act", nd.Zeros(nd.Int64, len(idx))); err != nil {
+		t.Fatal(err)
+	}
+	space, _ := env.NewDiscrete(2, 0)
+	var acts algo.DiscreteActions
+	read := func() {
+		if _, err := acts.Read(b, space); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read()
+	if a := testing.AllocsPerRun(20, read); a != 0 {
+		t.Errorf("DiscreteActions: %v allocations", a)
 	}
 }

@@ -40,10 +40,10 @@ type BC struct {
 	// Scratch reused by every update.
 	tp      tensor.Tape
 	caller  nn.Caller
-	acts    *nd.Array // the logged actions: int64 [B] or float32 [B, m]
-	actIdx  []int     // Discrete actions as category indices
-	target  *tensor.Tensor
-	targetN *nd.Array // target's memory as an array
+	acts    algo.DiscreteActions
+	actIdx  []int          // Discrete actions as category indices
+	target  *tensor.Tensor // Box actions
+	targetN *nd.Array      // target's memory as an array
 }
 
 type counters struct {
@@ -172,29 +172,17 @@ func (b *BC) Update(bt *batch.Batch) (map[string]float64, error) {
 // update's scratch (category indices, or the target tensor), returning the
 // batch size.
 func (b *BC) readActions(bt *batch.Batch) (int, error) {
+	if b.disc != nil {
+		idx, err := b.acts.Read(bt, b.disc)
+		if err != nil {
+			return 0, fmt.Errorf("bc: %w", err)
+		}
+		b.actIdx = idx
+		return len(idx), nil
+	}
 	act, err := bt.Array("act")
 	if err != nil {
 		return 0, fmt.Errorf("bc: %w", err)
-	}
-	if b.disc != nil {
-		if act.Ndim() != 1 {
-			return 0, fmt.Errorf("bc: act of shape %v; want [B] for %v", act.Shape(), b.disc)
-		}
-		n := act.Dim(0)
-		if b.acts == nil || b.acts.Dim(0) != n {
-			b.acts, b.actIdx = nd.Zeros(nd.Int64, n), make([]int, n)
-		}
-		if err := nd.CopyTo(b.acts, act); err != nil {
-			return 0, fmt.Errorf("bc: act: %w", err)
-		}
-		start, k := b.disc.Start(), b.disc.N()
-		for i, a := range nd.Data[int64](b.acts) {
-			if a-start < 0 || a-start >= k {
-				return 0, fmt.Errorf("bc: action %d outside %v", a, b.disc)
-			}
-			b.actIdx[i] = int(a - start)
-		}
-		return n, nil
 	}
 	if act.Ndim() != 2 || act.Dim(1) != b.nOut {
 		return 0, fmt.Errorf("bc: act of shape %v; want [B, %d]", act.Shape(), b.nOut)

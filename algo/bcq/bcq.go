@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/batch"
@@ -54,16 +53,11 @@ type BCQ struct {
 	ntp                   tensor.Tape // targets, without
 	qCall, iCall          nn.Caller   // on the batch
 	nextQ, nextI, tgtCall nn.Caller   // on obs_next
-	nstep                 algo.NStep
-	next                  batch.Batch  // transitions at the windows' last steps
-	nextIn                *batch.Batch // {"obs": their obs_next}
+	returns               algo.QReturns
+	acts                  algo.DiscreteActions
 	nextAct               []int
-	tq                    []float32
-	ret                   []float32
-	retArr                *nd.Array
 	retT                  *tensor.Tensor
 	retN                  *nd.Array // retT's memory as an array
-	acts                  *nd.Array // logged actions as int64
 	actIdx                []int
 }
 
@@ -128,9 +122,8 @@ func NewWithNetworks(cfg Config, q, target, imit policy.Network, act env.Space, 
 	b := &BCQ{
 		cfg: cfg.clone(), q: q, target: target, imit: imit, qPs: q.Params(), tgtPs: target.Params(),
 		space: space, nAct: int(space.N()),
-		src:    rand.NewPCG(rng.Uint64(), rng.Uint64()),
-		nextIn: &batch.Batch{},
-		stats:  map[string]float64{"loss": 0, "loss/q": 0, "loss/imitation": 0, "loss/reg": 0},
+		src:   rand.NewPCG(rng.Uint64(), rng.Uint64()),
+		stats: map[string]float64{"loss": 0, "loss/q": 0, "loss/imitation": 0, "loss/reg": 0},
 	}
 	if err := disjoint(b.qPs, b.tgtPs, imit.Params()); err != nil {
 		return nil, err
@@ -170,55 +163,32 @@ func (b *BCQ) Imitator() policy.Network { return b.imit }
 func (b *BCQ) Updates() int64 { return b.counters.Updates }
 
 // Preprocess computes the n-step returns of the sampled transitions
-// (algo.NStep) with the target value Q′(s′, a′) of the target network at
+// (algo.QReturns) with the target value Q′(s′, a′) of the target network at
 // the action a′ the policy chooses in s′ (the eligible action of largest
 // online Q-value), and stores them in b under "returns" (float32 [B]).
 //
 // It returns an error if the networks cannot take the stored observations,
 // if b holds no obs_next for the windows' last steps, or wrapping ErrDiverged.
 func (b *BCQ) Preprocess(bt *batch.Batch, buf buffer.Buffer, indices []int) error {
-	n := len(indices)
-	last := b.nstep.Windows(buf, indices, b.cfg.Gamma, b.cfg.NStep)
-	src := bt
-	if !slices.Equal(last, indices) {
-		if err := buf.TakeTo(&b.next, last); err != nil {
-			return fmt.Errorf("bcq: next observations: %w", err)
-		}
-		src = &b.next
-	}
-	obsNext, ok := src.Get("obs_next")
-	if !ok {
-		return fmt.Errorf("bcq: the sampled batch has no obs_next")
-	}
-	if err := b.nextIn.Set("obs", obsNext); err != nil {
-		return fmt.Errorf("bcq: obs_next: %w", err)
-	}
-	b.tq = grow(b.tq, n)
-	if err := b.targets(b.tq, n); err != nil {
-		return err
-	}
-	if len(b.ret) != n || b.retArr == nil {
-		b.ret = make([]float32, n)
-		b.retArr, _ = nd.FromSlice(b.ret) // a slice of float32 always converts
-	}
-	b.nstep.ReturnsTo(b.ret, b.tq)
-	return bt.Set("returns", b.retArr)
+	return b.returns.Preprocess(bt, buf, indices, b.cfg.Gamma, b.cfg.NStep, b.targets)
 }
 
 // targets stores in tq the target network's values of the actions the
-// policy chooses for the n observations in b.nextIn.
-func (b *BCQ) targets(tq []float32, n int) error {
+// policy chooses for the len(tq) observations whose network inputs are in
+// next.
+func (b *BCQ) targets(tq []float32, next *batch.Batch) error {
+	n := len(tq)
 	tp := &b.ntp
 	tp.Reset()
-	q, err := b.nextQ.Call(tp, b.q, b.nextIn)
+	q, err := b.nextQ.Call(tp, b.q, next)
 	if err != nil {
 		return fmt.Errorf("bcq: Q network on obs_next: %w", err)
 	}
-	logits, err := b.nextI.Call(tp, b.imit, b.nextIn)
+	logits, err := b.nextI.Call(tp, b.imit, next)
 	if err != nil {
 		return fmt.Errorf("bcq: imitation network on obs_next: %w", err)
 	}
-	tgt, err := b.tgtCall.Call(tp, b.target, b.nextIn)
+	tgt, err := b.tgtCall.Call(tp, b.target, next)
 	if err != nil {
 		return fmt.Errorf("bcq: target network on obs_next: %w", err)
 	}
@@ -284,13 +254,7 @@ func (b *BCQ) Update(bt *batch.Batch) (map[string]float64, error) {
 	}
 	b.opt.Step()
 	b.counters.Updates++
-	if b.cfg.TargetUpdateFreq > 0 {
-		if b.counters.Updates%int64(b.cfg.TargetUpdateFreq) == 0 {
-			nn.Copy(b.tgtPs, b.qPs) // same structure, checked in NewWithNetworks
-		}
-	} else {
-		nn.SoftUpdate(b.tgtPs, b.qPs, float32(b.cfg.Tau)) // τ validated
-	}
+	algo.UpdateTarget(b.tgtPs, b.qPs, b.counters.Updates, b.cfg.TargetUpdateFreq, b.cfg.Tau)
 	b.stats["loss"] = float64(loss.Item())
 	b.stats["loss/q"] = float64(qLoss.Item())
 	b.stats["loss/imitation"] = float64(iLoss.Item())
@@ -301,32 +265,23 @@ func (b *BCQ) Update(bt *batch.Batch) (map[string]float64, error) {
 // readBatch checks bt's act and returns and copies them into the update's
 // scratch: category indices and the returns as a tensor.
 func (b *BCQ) readBatch(bt *batch.Batch) (int, error) {
-	act, err := bt.Array("act")
+	idx, err := b.acts.Read(bt, b.space)
 	if err != nil {
 		return 0, fmt.Errorf("bcq: %w", err)
 	}
+	n := len(idx)
 	ret, err := bt.Array("returns")
 	if err != nil {
 		return 0, fmt.Errorf("bcq: %w (run Preprocess first)", err)
 	}
-	if act.Ndim() != 1 || ret.Ndim() != 1 || ret.Dim(0) != act.Dim(0) {
-		return 0, fmt.Errorf("bcq: act of shape %v and returns of shape %v; want [B] each", act.Shape(), ret.Shape())
+	if ret.Ndim() != 1 || ret.Dim(0) != n {
+		return 0, fmt.Errorf("bcq: returns of shape %v for %d actions; want [%d]", ret.Shape(), n, n)
 	}
-	n := act.Dim(0)
-	if b.acts == nil || b.acts.Dim(0) != n {
-		b.acts, b.actIdx, b.retT = nd.Zeros(nd.Int64, n), make([]int, n), tensor.New(n)
+	if b.retT == nil || b.retT.Len() != n {
+		b.retT = tensor.New(n)
 		b.retN = b.retT.ND()
 	}
-	if err := nd.CopyTo(b.acts, act); err != nil {
-		return 0, fmt.Errorf("bcq: act: %w", err)
-	}
-	start, k := b.space.Start(), b.space.N()
-	for i, a := range nd.Data[int64](b.acts) {
-		if a-start < 0 || a-start >= k {
-			return 0, fmt.Errorf("bcq: action %d outside %v", a, b.space)
-		}
-		b.actIdx[i] = int(a - start)
-	}
+	b.actIdx = idx
 	if !ret.DType().IsFloat() {
 		return 0, fmt.Errorf("bcq: returns of dtype %v; want float32 or float64", ret.DType())
 	}

@@ -14,7 +14,7 @@
 // buffer.Load):
 //
 //   - Preprocess: n-step returns Gₜ = Σₖ₍ₘ γᵏrₜ₊ₖ + γᵐQ′(sₜ₊ₘ, a′) over
-//     the buffer (algo.NStep: windows stop at episode ends, terminated steps
+//     the buffer (algo.QReturns over algo.NStep: windows stop at episode ends, terminated steps
 //     do not bootstrap), with a′ the eligible action of largest online
 //     Q-value in sₜ₊ₘ and Q′ the target network; stored as "returns".
 //   - Update: one Adam step on Huber(Q(s, a) − G) + CE(G(·|s), a) +

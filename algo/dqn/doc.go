@@ -11,7 +11,7 @@
 // (algo.Learner, or a trainer):
 //
 //   - Preprocess: n-step returns Gₜ = Σₖ₍ₘ γᵏrₜ₊ₖ + γᵐQ′(sₜ₊ₘ) over the buffer
-//     (algo.NStep: windows stop at episode ends, terminated steps do not
+//     (algo.QReturns over algo.NStep: windows stop at episode ends, terminated steps do not
 //     bootstrap), with Q′ the target network's maximum, or with Double its
 //     value of the online network's argmax (van Hasselt et al., 2016), or the
 //     online network's maximum without a target network; stored as "returns".

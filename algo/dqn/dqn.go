@@ -44,14 +44,11 @@ type DQN struct {
 	caller    nn.Caller   // online network on the batch
 	nextCall  nn.Caller   // online network on obs_next
 	tgtCall   nn.Caller   // target network on obs_next
-	nstep     algo.NStep
-	next      batch.Batch  // transitions at the windows' last steps
-	nextIn    *batch.Batch // {"obs": their obs_next}
+	returns   algo.QReturns
+	acts      algo.DiscreteActions
 	nextAct   []int
-	tq        []float32 // target values Q′ of the windows
-	ret       []float32 // n-step returns
-	retArr    *nd.Array // ret as an array, stored as "returns"
 	retT, wT  *tensor.Tensor
+	retN, wN  *nd.Array // retT's and wT's memory as arrays
 	actIdx    []int
 	td        []float64 // TD errors of the last update, for priorities
 	stats     map[string]float64
@@ -126,9 +123,8 @@ func NewWithNetworks(cfg Config, net, target policy.Network, act env.Space, rng 
 	cfg.Hidden = slices.Clone(cfg.Hidden)
 	d := &DQN{
 		cfg: cfg, net: net, target: target, netPs: net.Params(), space: space, nAct: int(space.N()),
-		src:    rand.NewPCG(rng.Uint64(), rng.Uint64()),
-		nextIn: &batch.Batch{},
-		stats:  map[string]float64{"loss": 0},
+		src:   rand.NewPCG(rng.Uint64(), rng.Uint64()),
+		stats: map[string]float64{"loss": 0},
 	}
 	if target != nil {
 		d.tgtPs = target.Params()
@@ -188,44 +184,20 @@ func linear(a, b float64, step, n int64) float64 {
 }
 
 // Preprocess computes the n-step returns of the sampled transitions
-// (algo.NStep), with target values from the target network (the online
+// (algo.QReturns), with target values from the target network (the online
 // network without one; with Double, of the action the online network
 // chooses), and stores them in b under "returns" (float32 [B]).
 //
 // It returns an error if the networks cannot take the stored observations or
 // if b holds no obs_next for the windows' last steps.
 func (d *DQN) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
-	n := len(indices)
-	last := d.nstep.Windows(buf, indices, d.cfg.Gamma, d.cfg.NStep)
-	src := b
-	if !slices.Equal(last, indices) {
-		if err := buf.TakeTo(&d.next, last); err != nil {
-			return fmt.Errorf("dqn: next observations: %w", err)
-		}
-		src = &d.next
-	}
-	obsNext, ok := src.Get("obs_next")
-	if !ok {
-		return fmt.Errorf("dqn: the sampled batch has no obs_next")
-	}
-	if err := d.nextIn.Set("obs", obsNext); err != nil {
-		return fmt.Errorf("dqn: obs_next: %w", err)
-	}
-	d.tq = grow(d.tq, n)
-	if err := d.targets(d.tq, d.nextIn, n); err != nil {
-		return err
-	}
-	if len(d.ret) != n || d.retArr == nil {
-		d.ret = make([]float32, n)
-		d.retArr, _ = nd.FromSlice(d.ret) // a slice of float32 always converts
-	}
-	d.nstep.ReturnsTo(d.ret, d.tq)
-	return b.Set("returns", d.retArr)
+	return d.returns.Preprocess(b, buf, indices, d.cfg.Gamma, d.cfg.NStep, d.targets)
 }
 
-// targets stores in tq the target values of the n next observations whose
-// network inputs are in next.
-func (d *DQN) targets(tq []float32, next *batch.Batch, n int) error {
+// targets stores in tq the target values of the len(tq) next observations
+// whose network inputs are in next.
+func (d *DQN) targets(tq []float32, next *batch.Batch) error {
+	n := len(tq)
 	d.ntp.Reset()
 	var online, values *tensor.Tensor
 	var err error
@@ -330,13 +302,7 @@ func (d *DQN) Update(b *batch.Batch) (map[string]float64, error) {
 	d.opt.Step()
 	d.counters.Updates++
 	if d.target != nil {
-		if d.cfg.TargetUpdateFreq > 0 {
-			if d.counters.Updates%int64(d.cfg.TargetUpdateFreq) == 0 {
-				nn.Copy(d.tgtPs, d.netPs) // same structure, checked in New
-			}
-		} else {
-			nn.SoftUpdate(d.tgtPs, d.netPs, float32(d.cfg.Tau)) // τ validated
-		}
+		algo.UpdateTarget(d.tgtPs, d.netPs, d.counters.Updates, d.cfg.TargetUpdateFreq, d.cfg.Tau)
 	}
 	ret, qv := d.retT.Data(), qa.Data()
 	for i := range d.td {
@@ -349,42 +315,25 @@ func (d *DQN) Update(b *batch.Batch) (map[string]float64, error) {
 // readBatch checks b's act, returns and weight, and copies them into the
 // update's scratch: action indices, the returns and weights as tensors.
 func (d *DQN) readBatch(b *batch.Batch) (int, error) {
-	act, err := b.Array("act")
+	idx, err := d.acts.Read(b, d.space)
 	if err != nil {
 		return 0, fmt.Errorf("dqn: %w", err)
 	}
+	n := len(idx)
 	ret, err := b.Array("returns")
 	if err != nil {
 		return 0, fmt.Errorf("dqn: %w (run Preprocess first)", err)
 	}
-	if act.Ndim() != 1 || ret.Ndim() != 1 || ret.Dim(0) != act.Dim(0) {
-		return 0, fmt.Errorf("dqn: act of shape %v and returns of shape %v; want [B] each", act.Shape(), ret.Shape())
+	if ret.Ndim() != 1 || ret.Dim(0) != n {
+		return 0, fmt.Errorf("dqn: returns of shape %v for %d actions; want [%d]", ret.Shape(), n, n)
 	}
-	n := act.Dim(0)
 	if d.retT == nil || d.retT.Len() != n {
 		d.retT, d.wT = tensor.New(n), tensor.New(n)
-		d.actIdx = make([]int, n)
+		d.retN, d.wN = d.retT.ND(), d.wT.ND()
 		d.td = make([]float64, n)
 	}
-	start := d.space.Start()
-	switch act.DType() {
-	case nd.Int64:
-		for i, a := range nd.Data[int64](contiguous(act)) {
-			if a-start < 0 || a-start >= int64(d.nAct) {
-				return 0, fmt.Errorf("dqn: action %d outside %v", a, d.space)
-			}
-			d.actIdx[i] = int(a - start)
-		}
-	default:
-		for i := range n {
-			a, ok := toInt(act.At(i))
-			if !ok || a-start < 0 || a-start >= int64(d.nAct) {
-				return 0, fmt.Errorf("dqn: action %v outside %v", act.At(i), d.space)
-			}
-			d.actIdx[i] = int(a - start)
-		}
-	}
-	if err := copyFloats(d.retT.Data(), ret); err != nil {
+	d.actIdx = idx
+	if err := copyFloats(d.retN, ret); err != nil {
 		return 0, fmt.Errorf("dqn: returns: %w", err)
 	}
 	if w, ok := b.Get("weight"); ok {
@@ -392,57 +341,19 @@ func (d *DQN) readBatch(b *batch.Batch) (int, error) {
 		if !ok || wa.Ndim() != 1 || wa.Dim(0) != n {
 			return 0, fmt.Errorf("dqn: weight is %v; want an array [%d]", w, n)
 		}
-		if err := copyFloats(d.wT.Data(), wa); err != nil {
+		if err := copyFloats(d.wN, wa); err != nil {
 			return 0, fmt.Errorf("dqn: weight: %w", err)
 		}
 	}
 	return n, nil
 }
 
-// contiguous returns a, or a contiguous copy.
-func contiguous(a *nd.Array) *nd.Array {
-	if a.IsContiguous() {
-		return a
-	}
-	return a.Copy()
-}
-
-// copyFloats copies a float32 or float64 array of len(dst) elements into
-// dst.
-func copyFloats(dst []float32, a *nd.Array) error {
-	a = contiguous(a)
-	switch a.DType() {
-	case nd.Float32:
-		copy(dst, nd.Data[float32](a))
-	case nd.Float64:
-		for i, v := range nd.Data[float64](a) {
-			dst[i] = float32(v)
-		}
-	default:
+// copyFloats copies a float32 or float64 array of dst's shape into dst.
+func copyFloats(dst, a *nd.Array) error {
+	if !a.DType().IsFloat() {
 		return fmt.Errorf("dtype %v; want float32 or float64", a.DType())
 	}
-	return nil
-}
-
-// toInt returns the integer value of an integer element.
-func toInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int8:
-		return int64(x), true
-	case int16:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case uint8:
-		return int64(x), true
-	case uint16:
-		return int64(x), true
-	case uint32:
-		return int64(x), true
-	}
-	return 0, false
+	return nd.CopyTo(dst, a)
 }
 
 // Postprocess gives a prioritized buffer (buffer.Prioritizer) the new

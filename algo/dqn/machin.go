@@ -167,7 +167,7 @@ func (m *Machin) Update() (float64, error) {
 	state, action, nextState := vals[0].(*batch.Batch), vals[1].(*batch.Batch), vals[3].(*batch.Batch)
 	reward, terminal := vals[2].(*nd.Array), vals[4].(*nd.Array)
 	m.targets = grow(m.targets, n)
-	if err := m.d.targets(m.targets, nextState, n); err != nil {
+	if err := m.d.targets(m.targets, nextState); err != nil {
 		return 0, err
 	}
 	rew, err := reward.AsType(nd.Float64)

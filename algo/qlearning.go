@@ -1,0 +1,135 @@
+package algo
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/nn"
+)
+
+// QReturns is the Preprocess of Q-learning algorithms (DQN, BCQ): the n-step
+// returns of sampled transitions (NStep), with the target values of the
+// observations after the windows' last steps computed by the algorithm (its
+// target network), stored in the batch under "returns".
+//
+// The zero value is ready to use. A QReturns keeps its scratch memory between
+// calls, so the same batch size again allocates nothing beyond what the
+// buffer's TakeTo and the target function do. It is not safe for concurrent
+// use.
+type QReturns struct {
+	nstep  NStep
+	next   batch.Batch // transitions at the windows' last steps
+	nextIn batch.Batch // {"obs": their obs_next}
+	tq     []float32   // target values of the windows
+	ret    []float32
+	retArr *nd.Array // ret as an array, stored as "returns"
+}
+
+// Preprocess stores in b, the transitions of buf at indices, their n-step
+// returns (see NStep) under "returns": a float32 array [len(indices)], memory
+// of q reused by the next call. The windows' last steps are indices itself
+// for n = 1 or when no window moves (their obs_next is read from b), and are
+// otherwise taken from buf. target must store in dst the target value Q′ of
+// each observation in next, a batch whose "obs" holds the obs_next of the
+// windows' last steps, len(dst) rows; next is memory of q, valid during the
+// call.
+//
+// Preprocess returns target's error as it is, and an error if the batch of
+// last steps has no obs_next or buf cannot take them. It panics as
+// NStep.Windows does (n < 1, gamma outside [0, 1], an index outside buf).
+func (q *QReturns) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int, gamma float64, n int,
+	target func(dst []float32, next *batch.Batch) error) error {
+	k := len(indices)
+	last := q.nstep.Windows(buf, indices, gamma, n)
+	src := b
+	if !slices.Equal(last, indices) {
+		if err := buf.TakeTo(&q.next, last); err != nil {
+			return fmt.Errorf("algo: n-step returns: next observations: %w", err)
+		}
+		src = &q.next
+	}
+	obsNext, ok := src.Get("obs_next")
+	if !ok {
+		return fmt.Errorf("algo: n-step returns: the sampled batch has no obs_next")
+	}
+	if err := q.nextIn.Set("obs", obsNext); err != nil {
+		return fmt.Errorf("algo: n-step returns: obs_next: %w", err)
+	}
+	q.tq = grow(q.tq, k)
+	if err := target(q.tq, &q.nextIn); err != nil {
+		return err
+	}
+	if len(q.ret) != k || q.retArr == nil {
+		q.ret = make([]float32, k)
+		q.retArr, _ = nd.FromSlice(q.ret) // a slice of float32 always converts
+	}
+	q.nstep.ReturnsTo(q.ret, q.tq)
+	return b.Set("returns", q.retArr)
+}
+
+// DiscreteActions reads the logged actions of a Discrete action space from
+// a batch as category indices (action − the space's start), the form that
+// gathering Q-values and cross entropy take. The zero value is ready to use;
+// it keeps its scratch memory between calls, so reading as many actions
+// again does not allocate. It is not safe for concurrent use.
+type DiscreteActions struct {
+	acts *nd.Array // the actions as int64
+	idx  []int
+}
+
+// Read returns the category indices of the actions under "act" in b, an
+// array [B] of a boolean or integer dtype holding actions of space. The
+// slice is memory of a, valid until the next Read.
+//
+// Read returns an error if b has no "act" array, if it is not 1-d or of
+// another dtype, or if an action is outside space.
+func (a *DiscreteActions) Read(b *batch.Batch, space *env.Discrete) ([]int, error) {
+	act, err := b.Array("act")
+	if err != nil {
+		return nil, fmt.Errorf("algo: %w", err)
+	}
+	if act.Ndim() != 1 {
+		return nil, fmt.Errorf("algo: act of shape %v; want [B] for %v", act.Shape(), space)
+	}
+	n := act.Dim(0)
+	if a.acts == nil || a.acts.Dim(0) != n {
+		a.acts, a.idx = nd.Zeros(nd.Int64, n), make([]int, n)
+	}
+	if err := nd.CopyTo(a.acts, act); err != nil {
+		return nil, fmt.Errorf("algo: act: %w", err)
+	}
+	start, k := space.Start(), space.N()
+	for i, v := range nd.Data[int64](a.acts) {
+		if v-start < 0 || v-start >= k {
+			return nil, fmt.Errorf("algo: action %d outside %v", v, space)
+		}
+		a.idx[i] = int(v - start)
+	}
+	return a.idx, nil
+}
+
+// UpdateTarget updates a target network after gradient step number updates
+// (counted from 1) of its online network: with freq > 0 a copy of online
+// every freq steps (a hard update), otherwise a Polyak step
+// θ′ ← τθ + (1 − τ)θ′ with τ = tau (nn.SoftUpdate).
+//
+// target and online must have the same structure (the algorithm checks that
+// when it is made, with nn.Copy), and tau must be in [0, 1] when freq ≤ 0
+// (its Config's Validate checks that): UpdateTarget panics with an *Error
+// wrapping ErrValue otherwise, a programmer error.
+func UpdateTarget(target, online nn.Params, updates int64, freq int, tau float64) {
+	var err error
+	switch {
+	case freq <= 0:
+		err = nn.SoftUpdate(target, online, float32(tau))
+	case updates%int64(freq) == 0:
+		err = nn.Copy(target, online)
+	}
+	if err != nil {
+		panic(&Error{Kind: ErrValue, Msg: "UpdateTarget: " + err.Error()})
+	}
+}
