@@ -318,7 +318,7 @@ func describe(v any) string {
 		}
 		return "a Batch"
 	case string:
-		return "the string " + pyString(x)
+		return "the string " + nd.Repr(x)
 	case Leaf:
 		return fmt.Sprintf("a custom leaf of type %T", x)
 	}

@@ -57,40 +57,9 @@ func valueRepr(v any) string {
 	case *Batch:
 		return x.String()
 	case string:
-		return pyString(x)
+		return nd.Repr(x)
 	case fmt.Stringer:
 		return x.String()
 	}
 	return fmt.Sprint(v)
-}
-
-// pyString prints s as Python's repr prints a str: in single quotes unless
-// s holds a single quote and no double quote, with backslash escapes for
-// the quote, backslashes and control characters.
-func pyString(s string) string {
-	q := '\''
-	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteRune(q)
-	for _, r := range s {
-		switch {
-		case r == q || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteRune(q)
-	return b.String()
 }

@@ -12,7 +12,9 @@
 // through an index with broadcasting ([Array.SetIndex], [CopyTo],
 // [Array.SetRow]), gathered by rows ([Take], [TakeTo]), joined ([Stack],
 // [Concatenate]) and converted ([Array.AsType]). [DTypeOf] gives the dtype
-// of a Go element type. A [Block] makes the arrays of an operation that
+// of a Go element type. Arrays print as numpy's repr ([Array.String]); [Repr]
+// prints one Go value as Python's repr (the form of Object elements, and of
+// the strings in a printed Batch). A [Block] makes the arrays of an operation that
 // indexes many arrays at once (every array of a Batch) from a few
 // allocations.
 //

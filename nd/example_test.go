@@ -118,6 +118,14 @@ func ExampleArray_String() {
 	// [False  True]
 }
 
+func ExampleRepr() {
+	fmt.Println(nd.Repr("it's"))
+	fmt.Println(nd.Repr([]any{1.0, nil, map[string]bool{"done": true}}))
+	// Output:
+	// "it's"
+	// [1.0, None, {'done': True}]
+}
+
 func ExampleSum() {
 	a := nd.MustNew([][]int{{5, -4}, {1, -1}})
 	s, _ := nd.Sum(a, 0)

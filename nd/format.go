@@ -55,7 +55,7 @@ func (a *Array) Str() string {
 		if s, ok := v.(string); ok {
 			return s
 		}
-		return pyRepr(v)
+		return Repr(v)
 	}
 	return a.format(" ", "", printLineWidth)
 }
@@ -319,30 +319,34 @@ func (f *elemFormat) formatFloat(x float64, bits int) string {
 	return strings.Repeat(" ", f.padLeft-len(ip)) + ip + "." + fp + strings.Repeat(" ", f.padRight-len(fp))
 }
 
-// pyRepr prints a Go value the way Python's repr prints the corresponding
-// Python value: None, True, 'text', 1.0, 1e-05, a Go slice or array as a
-// list ([1, 'x']), a map as a dict ({'a': 1}, keys sorted since Go maps
-// have no order), and an *Array as its String. Other values print with
-// fmt's %v.
-func pyRepr(v any) string {
+// Repr returns v as Python's repr prints the corresponding Python value,
+// the form the elements of an Object array print in: None for nil, True,
+// 'text' (double quotes when the text holds a single quote and no double
+// quote; backslash escapes for the quote, backslashes and control
+// characters), floats as 1.0 and 1e-05 (the shortest digits that read back
+// to the same value), a Go slice or array as a list ([1, 'x']), a map as a
+// dict ({'a': 1}, keys sorted since Go maps have no order), and an *Array as
+// its String. Other values print with fmt's %v. A container nested deeper
+// than 64 levels (one holding itself) prints "..." there.
+func Repr(v any) string {
 	var b strings.Builder
 	writeRepr(&b, v, 0)
 	return b.String()
 }
 
 // objectRepr prints an element of an Object array as numpy does: as
-// pyRepr, except that a list (a Go slice or array) is shown as
+// Repr, except that a list (a Go slice or array) is shown as
 // list([1, 'x']), numpy's way to tell it from a nested array.
 func objectRepr(v any) string {
 	if v != nil {
 		if k := reflect.TypeOf(v).Kind(); k == reflect.Slice || k == reflect.Array {
-			return "list(" + pyRepr(v) + ")"
+			return "list(" + Repr(v) + ")"
 		}
 	}
-	return pyRepr(v)
+	return Repr(v)
 }
 
-// maxReprDepth bounds the nesting pyRepr follows, so that a container
+// maxReprDepth bounds the nesting Repr follows, so that a container
 // holding itself prints "..." (as Python prints [[...]]) instead of
 // recursing forever.
 const maxReprDepth = 64

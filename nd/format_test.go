@@ -143,3 +143,48 @@ func TestObjectRepr(t *testing.T) {
 		t.Errorf("cyclic list printed as %q", s)
 	}
 }
+
+// TestRepr checks Repr against what Python 3's repr prints for the
+// corresponding values (typed into an interpreter: repr("it's"),
+// repr(1e-05), repr(float(2**60)), repr([1, 'x', None]), …; dicts with
+// their keys in sorted order, which Repr prints them in).
+func TestRepr(t *testing.T) {
+	self := []any{1, nil}
+	self[1] = self // a list holding itself
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{nil, "None"},
+		{true, "True"},
+		{false, "False"},
+		{"text", "'text'"},
+		{"it's", `"it's"`},
+		{`it's "x"`, `'it\'s "x"'`},
+		{"a\\b\n\t\r\x01\x7f", `'a\\b\n\t\r\x01\x7f'`},
+		{"é", "'é'"},
+		{1.0, "1.0"},
+		{1e-5, "1e-05"},
+		{0.0001, "0.0001"},
+		{float64(1 << 60), "1.152921504606847e+18"},
+		{1e16, "1e+16"},
+		{123456789012345.0, "123456789012345.0"},
+		{math.Inf(-1), "-inf"},
+		{math.NaN(), "nan"},
+		{float32(0.1), "0.1"},
+		{7, "7"},
+		{[]any{1, "x", nil}, "[1, 'x', None]"},
+		{[2]bool{true, false}, "[True, False]"},
+		{map[string]int{"b": 2, "a": 1}, "{'a': 1, 'b': 2}"},
+		{map[int]any{10: []int{}, -1: "x"}, "{-1: 'x', 10: []}"},
+		{nd.MustNew([]int{1, 2}), "array([1, 2])"},
+		{(*nd.Array)(nil), "None"},
+	} {
+		if got := nd.Repr(c.v); got != c.want {
+			t.Errorf("Repr(%#v) = %s, want %s", c.v, got, c.want)
+		}
+	}
+	if got := nd.Repr(self); !strings.HasPrefix(got, "[1, [1, [1, ") || !strings.Contains(got, "...") {
+		t.Errorf("Repr of a list holding itself = %.60s…; want nested lists ending in ...", got)
+	}
+}

@@ -238,7 +238,7 @@ func (x Index) String() string {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = append(b, pyRepr(v)...)
+			b = append(b, Repr(v)...)
 		}
 		return string(append(b, ']'))
 	case idxIntArray, idxMaskArray:
@@ -272,7 +272,7 @@ func nestedList(a *Array) string {
 	var rec func(axis, off int)
 	rec = func(axis, off int) {
 		if axis == len(a.shape) {
-			b.WriteString(pyRepr(a.value(off)))
+			b.WriteString(Repr(a.value(off)))
 			return
 		}
 		b.WriteByte('[')
