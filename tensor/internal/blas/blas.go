@@ -21,7 +21,8 @@
 //
 // Tiny products, and with gonum those whose inner loops are only a few
 // elements long, are computed by plain Go loops, which beat the call overhead
-// there.
+// there; with gonum, op(A)·Bᵀ with a short inner dimension and at least 8
+// rows goes through gonum on a transposed copy of B instead (gonumSmallK).
 //
 // With OpenBLAS on SkylakeX and its successors, products with few rows of C
 // and products with a long inner dimension but a small C are cut into blocks
