@@ -72,9 +72,9 @@ func loadOpenBLAS() (gemmFunc, string, error) {
 	threads, _, _ := purego.SyscallN(getThreads)
 	core, _, _ := purego.SyscallN(coreName)
 	conf, _, _ := purego.SyscallN(config)
-	version := "openblas"
+	version, release := "openblas", ""
 	if f := strings.Fields(cString(conf)); len(f) >= 2 {
-		version = strings.ToLower(f[0]) + " " + f[1]
+		version, release = strings.ToLower(f[0])+" "+f[1], f[1]
 	}
 	plural := "s"
 	if int32(threads) == 1 {
@@ -82,15 +82,22 @@ func loadOpenBLAS() (gemmFunc, string, error) {
 	}
 	sgemmFn = sgemm
 	f := openblasGemm
-	if hasSmallKernels(cString(core)) {
+	if hasSmallKernels(release, cString(core)) {
 		f = openblasSplit
 	}
 	return f, fmt.Sprintf("%s (%s, %d thread%s)", version, cString(core), int32(threads), plural), nil
 }
 
-// hasSmallKernels reports whether OpenBLAS has its small-matrix kernels for
-// the core it runs (see splitPlan).
-func hasSmallKernels(core string) bool {
+// hasSmallKernels reports whether OpenBLAS of the given release ("0.3.21")
+// has its small-matrix kernels for the core it runs (see splitPlan). 0.3.21
+// is the release measured; with older ones, whose kernels and limits were
+// not checked, products stay whole.
+func hasSmallKernels(release, core string) bool {
+	var major, minor, patch int
+	if n, _ := fmt.Sscanf(release, "%d.%d.%d", &major, &minor, &patch); n != 3 ||
+		major == 0 && (minor < 3 || minor == 3 && patch < 21) {
+		return false
+	}
 	for _, c := range []string{"SkylakeX", "Cooperlake", "SapphireRapids"} {
 		if strings.EqualFold(core, c) {
 			return true
