@@ -24,7 +24,8 @@
 // there; with gonum, op(A)·Bᵀ with a short inner dimension and at least 8
 // rows goes through gonum on a transposed copy of B instead (gonumSmallK).
 //
-// With OpenBLAS on SkylakeX and its successors, products with few rows of C
+// With OpenBLAS 0.3.21 or later on SkylakeX and its successors (the cores
+// with its small-matrix kernels), products with few rows of C
 // and products with a long inner dimension but a small C are cut into blocks
 // that OpenBLAS computes with its small-matrix kernels (see splitPlan): it
 // sends them whole to its general kernels, which pack the operands first and
