@@ -11,6 +11,7 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -427,7 +428,7 @@ func TestNStepPanics(t *testing.T) {
 // TestKernelAllocations locks the steady state of the kernels at zero
 // allocations.
 func TestKernelAllocations(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector allocates")
 	}
 	n := 1000

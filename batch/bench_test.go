@@ -8,6 +8,7 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/batch/batchtest"
 	"github.com/gorl/gorl/internal/cputime"
+	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -495,7 +496,7 @@ func TestHotPathAllocs(t *testing.T) {
 		}
 		one := singles(ds, 8)
 		sdst := batch.ZerosStacked(one[0], len(one))
-		if n := testing.AllocsPerRun(20, func() { batch.StackTo(sdst, 0, one...) }); n != 0 && !raceEnabled {
+		if n := testing.AllocsPerRun(20, func() { batch.StackTo(sdst, 0, one...) }); n != 0 && !race.Enabled {
 			t.Errorf("%s: StackTo allocates %v times", ds.name, n)
 		}
 		if n := testing.AllocsPerRun(20, func() { sdst.SetRow(3, one[0]) }); n != 0 {

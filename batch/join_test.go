@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -309,7 +310,7 @@ func TestStackToCatTo(t *testing.T) {
 		if err := batch.StackTo(dst, 0, rows...); err != nil {
 			t.Fatal(err)
 		}
-	}); n != 0 && !raceEnabled {
+	}); n != 0 && !race.Enabled {
 		t.Errorf("StackTo allocates %v times", n)
 	}
 	cat := batch.MustNew("obs", nd.Zeros(nd.Float32, 4, 2), "act", nd.Zeros(nd.Int64, 4), "info", batch.MustNew("id", nd.Zeros(nd.Int64, 4)), "r", batch.MustNew(), "n", nd.Zeros(nd.Object, 4))
@@ -318,7 +319,7 @@ func TestStackToCatTo(t *testing.T) {
 	}
 	wantArray(t, cat, "obs", arr(t, [][]float32{{1, 2}, {3, 4}, {1, 2}, {3, 4}}))
 	wantArray(t, cat, "info.id", arr(t, []int64{7, 8, 7, 8}))
-	if n := testing.AllocsPerRun(50, func() { batch.CatTo(cat, want, want) }); n != 0 && !raceEnabled {
+	if n := testing.AllocsPerRun(50, func() { batch.CatTo(cat, want, want) }); n != 0 && !race.Enabled {
 		t.Errorf("CatTo allocates %v times", n)
 	}
 	// Along axis 1.

@@ -10,6 +10,7 @@ import (
 	"github.com/gorl/gorl/collector"
 	"github.com/gorl/gorl/distribution"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
@@ -175,7 +176,7 @@ func TestQErrors(t *testing.T) {
 // TestQAllocations locks acting at zero allocations once dst holds its
 // arrays.
 func TestQAllocations(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector allocates")
 	}
 	rng := rand.New(rand.NewPCG(1, 1))

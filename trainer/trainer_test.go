@@ -20,6 +20,7 @@ import (
 	"github.com/gorl/gorl/env"
 	_ "github.com/gorl/gorl/env/classic"
 	"github.com/gorl/gorl/env/envtest"
+	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/logger"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
@@ -499,7 +500,7 @@ func FuzzCheckpointDecode(f *testing.F) {
 // most a few allocations (measured: none beyond noise of a few hundred per
 // run, which the first epoch also has).
 func TestSteadyStateAllocations(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector allocates")
 	}
 	mallocs := func(epochs int) uint64 {

@@ -17,6 +17,7 @@ import (
 	"github.com/gorl/gorl/env"
 	_ "github.com/gorl/gorl/env/classic"
 	"github.com/gorl/gorl/env/vector"
+	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
@@ -627,7 +628,7 @@ func TestSaveLoad(t *testing.T) {
 // 3-step returns with constrained targets, update, target copy) and of
 // acting at zero allocations.
 func TestUpdateAllocations(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	data := randomData(t, 300, 5)

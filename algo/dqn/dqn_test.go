@@ -12,6 +12,7 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
@@ -514,7 +515,7 @@ func TestSaveLoad(t *testing.T) {
 // n-step returns with double Q targets, update, target copy) at zero
 // allocations.
 func TestUpdateAllocations(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector allocates")
 	}
 	d, buf := train(t, 1, 3)

@@ -13,6 +13,7 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
@@ -599,7 +600,7 @@ func TestSaveLoad(t *testing.T) {
 // UpdateRepeat on a collection of the same size) at zero allocations, for
 // both heads.
 func TestUpdateAllocations(t *testing.T) {
-	if pgtest.RaceEnabled {
+	if race.Enabled {
 		t.Skip("allocation counts mean nothing under the race detector")
 	}
 	for _, act := range []env.Space{pgtest.Discrete(t, 2, 0), pgtest.Box(t, -2, 2, 2)} {

@@ -13,6 +13,7 @@ import (
 	"github.com/gorl/gorl/algo/ppo"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
@@ -213,7 +214,7 @@ func TestSaveLoad(t *testing.T) {
 // UpdateRepeat on a collection of the same size) at zero allocations, for
 // both heads, with the speed run's options and with every option on.
 func TestUpdateAllocations(t *testing.T) {
-	if pgtest.RaceEnabled {
+	if race.Enabled {
 		t.Skip("allocation counts mean nothing under the race detector")
 	}
 	for _, act := range []env.Space{pgtest.Discrete(t, 2, 0), pgtest.Box(t, -2, 2, 2)} {

@@ -1,7 +1,6 @@
 // Package pgtest holds what the tests of the on-policy algorithms (packages
 // pg, a2c and ppo) share: collections of transitions in a vector buffer,
-// linear layers with given weights for hand-computed losses, spaces, and
-// whether the race detector is on.
+// linear layers with given weights for hand-computed losses, and spaces.
 package pgtest
 
 import (

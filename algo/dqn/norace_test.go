@@ -1,5 +1,0 @@
-//go:build !race
-
-package dqn_test
-
-const raceEnabled = false

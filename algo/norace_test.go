@@ -1,5 +1,0 @@
-//go:build !race
-
-package algo_test
-
-const raceEnabled = false

@@ -1,7 +1,0 @@
-//go:build race
-
-package pgtest
-
-// RaceEnabled reports whether the race detector is on; allocation counts
-// mean nothing under it.
-const RaceEnabled = true

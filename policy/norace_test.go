@@ -1,5 +1,0 @@
-//go:build !race
-
-package policy_test
-
-const raceEnabled = false
