@@ -3,22 +3,16 @@ package policy_test
 import (
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
-	"github.com/gorl/gorl/tensor"
 )
-
-func blasTag() string {
-	name, _, _ := strings.Cut(tensor.BLASName(), " ")
-	return "blas=" + name
-}
 
 // BenchmarkAct acts for 1 env and 8 envs (the collector benchmark's
 // setting) with the MLP 4→64→64→2 of the collector benchmark: the Q policy
@@ -41,7 +35,7 @@ func BenchmarkAct(b *testing.B) {
 			name string
 			p    policy.Policy
 		}{{"q", q}, {"actor", actor}} {
-			b.Run(blasTag()+"/"+p.name+"/envs="+strconv.Itoa(k), func(b *testing.B) {
+			b.Run(algotest.BLASTag()+"/"+p.name+"/envs="+strconv.Itoa(k), func(b *testing.B) {
 				var out batch.Batch
 				cputime.Measure(b, func() {
 					if err := p.p.Act(&out, obs, nil, true); err != nil {

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/collector"
 	"github.com/gorl/gorl/distribution"
@@ -27,23 +29,7 @@ var (
 
 // linear returns an ObsNet of one Linear layer with the given weight rows
 // and no bias: output j of observation x is Σᵢ w[j][i]·x[i].
-func linear(w [][]float32) policy.ObsNet {
-	out, in := len(w), len(w[0])
-	data := make([]float32, 0, out*in)
-	for _, r := range w {
-		data = append(data, r...)
-	}
-	return policy.ObsNet{Layer: &nn.Linear{Weight: tensor.MustFromSlice(data, out, in).SetRequiresGrad(true)}}
-}
-
-func discrete(t testing.TB, n, start int64) *env.Discrete {
-	t.Helper()
-	d, err := env.NewDiscrete(n, start)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
+func linear(w [][]float32) policy.ObsNet { return policy.ObsNet{Layer: algotest.Linear(w...)} }
 
 func obsBatch(t testing.TB, rows [][]float32) *batch.Batch {
 	t.Helper()
@@ -65,7 +51,7 @@ func acts(t testing.TB, b *batch.Batch) []int64 {
 var qWeights = [][]float32{{1, 0}, {0, 1}, {-1, 0}}
 
 func TestQGreedy(t *testing.T) {
-	p, err := policy.NewQ(linear(qWeights), discrete(t, 3, 0), rand.New(rand.NewPCG(1, 1)))
+	p, err := policy.NewQ(linear(qWeights), algotest.Discrete(t, 3, 0), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +67,7 @@ func TestQGreedy(t *testing.T) {
 		if err := p.Act(&dst, obs, nil, false); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := acts(t, &dst), []int64{0, 1, 2, 0}; !equal(got, want) {
+		if got, want := acts(t, &dst), []int64{0, 1, 2, 0}; !slices.Equal(got, want) {
 			t.Errorf("training %v: greedy actions %v, want %v", training, got, want)
 		}
 	}
@@ -89,7 +75,7 @@ func TestQGreedy(t *testing.T) {
 
 func TestQStart(t *testing.T) {
 	// Discrete(3, start=−1): actions −1, 0, 1.
-	p, err := policy.NewQ(linear(qWeights), discrete(t, 3, -1), rand.New(rand.NewPCG(1, 1)))
+	p, err := policy.NewQ(linear(qWeights), algotest.Discrete(t, 3, -1), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +83,7 @@ func TestQStart(t *testing.T) {
 	if err := p.Act(&dst, obsBatch(t, [][]float32{{1, 0}, {-1, 0}}), nil, true); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := acts(t, &dst), []int64{-1, 1}; !equal(got, want) {
+	if got, want := acts(t, &dst), []int64{-1, 1}; !slices.Equal(got, want) {
 		t.Errorf("actions %v, want %v", got, want)
 	}
 }
@@ -105,7 +91,7 @@ func TestQStart(t *testing.T) {
 // TestQEpsilon checks ε-greedy: the rate of random actions follows εTrain or
 // εTest with the training-step flag, and random actions are uniform.
 func TestQEpsilon(t *testing.T) {
-	p, err := policy.NewQ(linear(qWeights), discrete(t, 3, 0), rand.New(rand.NewPCG(2, 3)))
+	p, err := policy.NewQ(linear(qWeights), algotest.Discrete(t, 3, 0), rand.New(rand.NewPCG(2, 3)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,10 +142,10 @@ func TestQEpsilon(t *testing.T) {
 }
 
 func TestQErrors(t *testing.T) {
-	if _, err := policy.NewQ(linear(qWeights), mustBox(t, -1, 1, 2), rand.New(rand.NewPCG(1, 1))); !errors.Is(err, policy.ErrConfig) {
+	if _, err := policy.NewQ(linear(qWeights), algotest.Box(t, -1, 1, 2), rand.New(rand.NewPCG(1, 1))); !errors.Is(err, policy.ErrConfig) {
 		t.Errorf("NewQ with a Box: %v, want ErrConfig", err)
 	}
-	p, err := policy.NewQ(linear(qWeights), discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
+	p, err := policy.NewQ(linear(qWeights), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +170,7 @@ func TestQAllocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := policy.NewQ(policy.ObsNet{Layer: mlp}, discrete(t, 2, 0), rng)
+	p, err := policy.NewQ(policy.ObsNet{Layer: mlp}, algotest.Discrete(t, 2, 0), rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +188,7 @@ func TestQAllocations(t *testing.T) {
 		t.Errorf("Q.Act: %v allocations", a)
 	}
 
-	actor, err := policy.NewActor(policy.ObsNet{Layer: mlp}, policy.CategoricalHead{}, discrete(t, 2, 0), rng, policy.ActorConfig{})
+	actor, err := policy.NewActor(policy.ObsNet{Layer: mlp}, policy.CategoricalHead{}, algotest.Discrete(t, 2, 0), rng, policy.ActorConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,34 +204,13 @@ func TestQAllocations(t *testing.T) {
 	}
 }
 
-func mustBox(t testing.TB, low, high float64, n int) *env.Box {
-	t.Helper()
-	b, err := env.NewBox(low, high, []int{n}, nd.Float32)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // TestActorCategorical checks sampling frequencies, deterministic
 // evaluation, and that Dist gives gradients to the network.
 func TestActorCategorical(t *testing.T) {
 	// Logits (log 1, log 2, log 5) for the observation (1): probabilities
 	// 0.125, 0.25, 0.625.
 	net := linear([][]float32{{0}, {float32(math.Log(2))}, {float32(math.Log(5))}})
-	p, err := policy.NewActor(net, policy.CategoricalHead{}, discrete(t, 3, 0), rand.New(rand.NewPCG(4, 5)),
+	p, err := policy.NewActor(net, policy.CategoricalHead{}, algotest.Discrete(t, 3, 0), rand.New(rand.NewPCG(4, 5)),
 		policy.ActorConfig{DeterministicEval: true})
 	if err != nil {
 		t.Fatal(err)
@@ -366,7 +331,7 @@ func TestBoxMap(t *testing.T) {
 }
 
 func TestComputeAction(t *testing.T) {
-	p, err := policy.NewQ(linear(qWeights), discrete(t, 3, 0), rand.New(rand.NewPCG(1, 1)))
+	p, err := policy.NewQ(linear(qWeights), algotest.Discrete(t, 3, 0), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +348,7 @@ func TestComputeAction(t *testing.T) {
 
 	// A continuous actor with a mode of 0.5 maps it to the Box [−2, 2]:
 	// −2 + 4·1.5/2 = 1.
-	box := mustBox(t, -2, 2, 1)
+	box := algotest.Box(t, -2, 2, 1)
 	actor, err := policy.NewActor(linear([][]float32{{0.5}}), fixedNormal{}, box, rand.New(rand.NewPCG(1, 1)),
 		policy.ActorConfig{DeterministicEval: true, Map: policy.BoxMapConfig{Bound: policy.Clip, Scale: true}})
 	if err != nil {
@@ -466,7 +431,7 @@ func TestActTo(t *testing.T) {
 			if c.box {
 				want, wantN = []int{k, m}, k*m
 			}
-			if !equal(got.Shape(), want) || n != wantN {
+			if !slices.Equal(got.Shape(), want) || n != wantN {
 				t.Fatalf("act has shape %v and %d values were returned; want shape %v and %d", got.Shape(), n, want, wantN)
 			}
 			// The returned slice is the stored array's data: 1, 2, 3, … in

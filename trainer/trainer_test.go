@@ -10,15 +10,16 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/dqn"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
-	_ "github.com/gorl/gorl/env/classic"
 	"github.com/gorl/gorl/env/envtest"
 	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/logger"
@@ -174,7 +175,7 @@ func TestOffPolicyCounts(t *testing.T) {
 	}
 	// Schedule: before the prefill (0), then before each collection and
 	// each update: collections at 0, 10, 20, 30 steps, updates after them.
-	if got := a.c.Schedules[:8]; !equal(got, []int64{0, 0, 10, 10, 10, 10, 10, 10}) {
+	if got := a.c.Schedules[:8]; !slices.Equal(got, []int64{0, 0, 10, 10, 10, 10, 10, 10}) {
 		t.Errorf("first schedules %v", got)
 	}
 	if len(epochs) != 2 || epochs[1].EnvSteps != 40 || epochs[0].TestReturn != 3 || epochs[0].TrainReturn != 4 {
@@ -185,18 +186,6 @@ func TestOffPolicyCounts(t *testing.T) {
 			t.Errorf("the log has no %s record:\n%s", scope, log.String())
 		}
 	}
-}
-
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestTestInTrain checks that a collection whose training episodes meet the
@@ -333,27 +322,13 @@ func TestNewErrors(t *testing.T) {
 	}
 }
 
-// cartPoles returns n CartPole-v1 envs.
-func cartPoles(t testing.TB, n int) []env.Env {
-	t.Helper()
-	es := make([]env.Env, n)
-	for i := range es {
-		e, err := env.Make("CartPole-v1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		es[i] = e
-	}
-	return es
-}
-
 // dqnRun builds a small DQN trainer on CartPole for the resume test.
 func dqnRun(t *testing.T, epochs int, checkpoint string, onEpoch func(trainer.EpochStats)) (*trainer.Trainer, *dqn.DQN) {
 	t.Helper()
 	cfg := dqn.DefaultConfig()
 	cfg.Hidden = []int{16}
 	cfg.TargetUpdateFreq = 10
-	probe := cartPoles(t, 1)[0]
+	probe := algotest.CartPoles(t, 1)[0]
 	d, err := dqn.New(cfg, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(11, 12)))
 	if err != nil {
 		t.Fatal(err)
@@ -361,7 +336,7 @@ func dqnRun(t *testing.T, epochs int, checkpoint string, onEpoch func(trainer.Ep
 	tc := trainer.Config{Epochs: epochs, StepPerEpoch: 150, StepPerCollect: 10, UpdatePerStep: 0.2, BatchSize: 16,
 		PrefillSteps: 40, TestEpisodes: 2, TestExploration: true}
 	tr, err := trainer.New(d, tc, trainer.Setup{
-		TrainEnvs: cartPoles(t, 2), TestEnvs: cartPoles(t, 2), Buffer: vectorBuf(t, 1000, 2), Seed: 5,
+		TrainEnvs: algotest.CartPoles(t, 2), TestEnvs: algotest.CartPoles(t, 2), Buffer: vectorBuf(t, 1000, 2), Seed: 5,
 		Checkpoint: checkpoint, OnEpoch: onEpoch,
 	})
 	if err != nil {
@@ -441,10 +416,10 @@ func TestRestoreErrors(t *testing.T) {
 
 	other := dqn.DefaultConfig()
 	other.Hidden = []int{8}
-	probe := cartPoles(t, 1)[0]
+	probe := algotest.CartPoles(t, 1)[0]
 	d, _ := dqn.New(other, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(1, 1)))
 	tr2, err := trainer.New(d, trainer.Config{Epochs: 1, StepPerEpoch: 10, StepPerCollect: 10, BatchSize: 4},
-		trainer.Setup{TrainEnvs: cartPoles(t, 2), Buffer: vectorBuf(t, 1000, 2)})
+		trainer.Setup{TrainEnvs: algotest.CartPoles(t, 2), Buffer: vectorBuf(t, 1000, 2)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/a2c"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/pg"
-	"github.com/gorl/gorl/algo/pg/pgtest"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
@@ -26,8 +26,8 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 // actions: logits = W·s, V(s) = w·s, both without bias.
 func linearNet(t *testing.T, actor [2][]float32, critic []float32) *pg.Net {
 	t.Helper()
-	net, err := pg.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, pgtest.Linear(actor[0], actor[1]), pgtest.Linear(critic),
-		policy.CategoricalHead{}, pgtest.Discrete(t, 2, 0))
+	net, err := pg.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, algotest.Linear(actor[0], actor[1]), algotest.Linear(critic),
+		policy.CategoricalHead{}, algotest.Discrete(t, 2, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func episode(t *testing.T) (buffer.Buffer, *batch.Batch, []int) {
 			t.Fatal(err)
 		}
 	}
-	b, idx := pgtest.Take(t, buf)
+	b, idx := algotest.Take(t, buf)
 	return buf, b, idx
 }
 
@@ -91,7 +91,7 @@ func TestGAE(t *testing.T) {
 		cfg := a2c.DefaultConfig()
 		cfg.Gamma, cfg.GAELambda, cfg.ReturnScaling = 0.5, 0.5, scaling
 		net := linearNet(t, [2][]float32{{0, 0}, {0, 0}}, []float32{1, 0})
-		a, err := a2c.NewWithNet(cfg, net, pgtest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
+		a, err := a2c.NewWithNet(cfg, net, algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func TestLoss(t *testing.T) {
 	cfg := a2c.DefaultConfig()
 	cfg.EntCoef = 0.01
 	net := linearNet(t, [2][]float32{{0, 0}, {0, 0}}, []float32{1, 0})
-	a, err := a2c.NewWithNet(cfg, net, pgtest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
+	a, err := a2c.NewWithNet(cfg, net, algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestLoss(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
-	obs, act := pgtest.Box(t, -1, 1, 4), pgtest.Discrete(t, 2, 0)
+	obs, act := algotest.Box(t, -1, 1, 4), algotest.Discrete(t, 2, 0)
 	for _, tc := range []struct {
 		name string
 		edit func(*a2c.Config)
@@ -189,13 +189,13 @@ func train(t testing.TB, seed uint64, act env.Space, updates int) *a2c.A2C {
 	cfg := a2c.DefaultConfig()
 	cfg.Net.Hidden = []int{16, 16}
 	cfg.ReturnScaling, cfg.EntCoef, cfg.MaxGradNorm, cfg.GAELambda = true, 0.01, 0.5, 0.95
-	a, err := a2c.New(cfg, pgtest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(seed, 2)))
+	a, err := a2c.New(cfg, algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(seed, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var l algo.Learner
 	for i := range updates {
-		buf := pgtest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(seed, uint64(i))))
+		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(seed, uint64(i))))
 		if _, err := l.StepAll(a, buf, 32, 2); err != nil {
 			t.Fatal(err)
 		}
@@ -203,25 +203,16 @@ func train(t testing.TB, seed uint64, act env.Space, updates int) *a2c.A2C {
 	return a
 }
 
-func equalParams(a, b nn.Params) bool {
-	for i := range a {
-		if !a[i].Tensor.Equal(b[i].Tensor) {
-			return false
-		}
-	}
-	return len(a) == len(b)
-}
-
 // TestDeterminism trains twice from the same seed, with a Discrete and a
 // Box action space, and compares every parameter bit for bit; another seed
 // must give other parameters.
 func TestDeterminism(t *testing.T) {
-	for _, act := range []env.Space{pgtest.Discrete(t, 2, 0), pgtest.Box(t, -2, 2, 2)} {
+	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
 		a, b, c := train(t, 7, act, 4), train(t, 7, act, 4), train(t, 8, act, 4)
-		if !equalParams(a.Net.Params(), b.Net.Params()) || a.Counters != b.Counters {
+		if !algotest.EqualParams(a.Net.Params(), b.Net.Params()) || a.Counters != b.Counters {
 			t.Errorf("%v: two runs of one seed differ", act)
 		}
-		if equalParams(a.Net.Params(), c.Net.Params()) {
+		if algotest.EqualParams(a.Net.Params(), c.Net.Params()) {
 			t.Errorf("%v: two seeds gave the same parameters", act)
 		}
 	}
@@ -230,13 +221,13 @@ func TestDeterminism(t *testing.T) {
 // TestSaveLoad saves an A2C during training, loads the state into a fresh
 // one, and checks that both continue identically.
 func TestSaveLoad(t *testing.T) {
-	act := pgtest.Discrete(t, 2, 0)
+	act := algotest.Discrete(t, 2, 0)
 	a := train(t, 3, act, 3)
 	var state bytes.Buffer
 	if err := a.Save(&state); err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := a2c.New(a.Config(), pgtest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(99, 99)))
+	fresh, err := a2c.New(a.Config(), algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(99, 99)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +236,7 @@ func TestSaveLoad(t *testing.T) {
 	}
 	var l1, l2 algo.Learner
 	for i := range 2 {
-		buf := pgtest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(5, uint64(i))))
+		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(5, uint64(i))))
 		if _, err := l1.StepAll(a, buf, 32, 2); err != nil {
 			t.Fatal(err)
 		}
@@ -253,7 +244,7 @@ func TestSaveLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !equalParams(a.Net.Params(), fresh.Net.Params()) || a.Counters != fresh.Counters {
+	if !algotest.EqualParams(a.Net.Params(), fresh.Net.Params()) || a.Counters != fresh.Counters {
 		t.Error("parameters or counters differ after resuming")
 	}
 }
@@ -265,10 +256,10 @@ func TestUpdateAllocations(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts mean nothing under the race detector")
 	}
-	for _, act := range []env.Space{pgtest.Discrete(t, 2, 0), pgtest.Box(t, -2, 2, 2)} {
+	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
 		a := train(t, 1, act, 1)
-		buf := pgtest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(1, 1)))
-		b, idx := pgtest.Take(t, buf)
+		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(1, 1)))
+		b, idx := algotest.Take(t, buf)
 		step := func() {
 			if err := a.Preprocess(b, buf, idx); err != nil {
 				t.Fatal(err)

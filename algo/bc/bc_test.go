@@ -7,50 +7,23 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/bc"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/collector"
 	"github.com/gorl/gorl/env"
-	_ "github.com/gorl/gorl/env/classic"
 	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
-	"github.com/gorl/gorl/tensor"
 	"github.com/gorl/gorl/trainer"
 )
-
-// linearNet returns a network out = W·obs without bias, W given by rows.
-func linearNet(w ...[]float32) policy.ObsNet {
-	data := make([]float32, 0, len(w)*len(w[0]))
-	for _, r := range w {
-		data = append(data, r...)
-	}
-	return policy.ObsNet{Layer: &nn.Linear{Weight: tensor.MustFromSlice(data, len(w), len(w[0])).SetRequiresGrad(true)}}
-}
-
-func discrete(t testing.TB, n int64) *env.Discrete {
-	t.Helper()
-	d, err := env.NewDiscrete(n, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-func box(t testing.TB, lo, hi float64, n int) *env.Box {
-	t.Helper()
-	b, err := env.NewBox(lo, hi, []int{n}, nd.Float32)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
@@ -71,7 +44,7 @@ func TestDiscreteLoss(t *testing.T) {
 	cfg := bc.DefaultConfig()
 	cfg.Optim.LR = 0.01
 	net := linearNet([]float32{1, 0}, []float32{0, 1})
-	b, err := bc.NewWithNetwork(cfg, net, discrete(t, 2))
+	b, err := bc.NewWithNetwork(cfg, net, algotest.Discrete(t, 2, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +78,7 @@ func TestDiscreteLoss(t *testing.T) {
 // MSE (0.25 + 4)/2 = 2.125, with float32 or float64 actions.
 func TestContinuousLoss(t *testing.T) {
 	for _, acts := range []any{nd.MustNew([][]float32{{0.5}, {1}}), nd.MustNew([][]float64{{0.5}, {1}})} {
-		b, err := bc.NewWithNetwork(bc.DefaultConfig(), linearNet([]float32{1, 0}), box(t, -1, 1, 1))
+		b, err := bc.NewWithNetwork(bc.DefaultConfig(), linearNet([]float32{1, 0}), algotest.Box(t, -1, 1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +114,7 @@ func TestAct(t *testing.T) {
 		}
 		// Logits (1, 2), (3, 0), (1, 1): actions 1, 0, 0 (tie: the first),
 		// plus the start 5.
-		if got, _ := batch.Values[int64](&out, "act"); !equal(got, []int64{6, 5, 5}) {
+		if got, _ := batch.Values[int64](&out, "act"); !slices.Equal(got, []int64{6, 5, 5}) {
 			t.Errorf("training step %v: actions %v, want [6 5 5]", training, got)
 		}
 	}
@@ -150,7 +123,7 @@ func TestAct(t *testing.T) {
 	// −1, 1, 0 clipped, then −2, 2, 0.
 	cfg := bc.DefaultConfig()
 	cfg.Map = policy.BoxMapConfig{Bound: policy.Clip, Scale: true}
-	c, err := bc.NewWithNetwork(cfg, linearNet([]float32{1, -1}), box(t, -2, 2, 1))
+	c, err := bc.NewWithNetwork(cfg, linearNet([]float32{1, -1}), algotest.Box(t, -2, 2, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,35 +132,23 @@ func TestAct(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw, _ := cout.Array("act")
-	if got := nd.ToSlice[float32](raw); !equal(got, []float32{-1, 3, 0}) {
+	if got := nd.ToSlice[float32](raw); !slices.Equal(got, []float32{-1, 3, 0}) {
 		t.Errorf("raw actions %v, want [-1 3 0]", got)
 	}
 	mapped := nd.Zeros(nd.Float32, 3, 1)
 	if err := c.Policy().(policy.ActionMapper).MapActionTo(mapped, raw); err != nil {
 		t.Fatal(err)
 	}
-	if got := nd.ToSlice[float32](mapped); !equal(got, []float32{-2, 2, 0}) {
+	if got := nd.ToSlice[float32](mapped); !slices.Equal(got, []float32{-2, 2, 0}) {
 		t.Errorf("mapped actions %v, want [-2 2 0]", got)
 	}
 	act, err := policy.ComputeAction(c.Policy(), nd.MustNew([]float32{0.25, 0}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := nd.ToSlice[float32](act); !equal(got, []float32{0.5}) {
+	if got := nd.ToSlice[float32](act); !slices.Equal(got, []float32{0.5}) {
 		t.Errorf("ComputeAction: %v, want [0.5]", got)
 	}
-}
-
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestErrors(t *testing.T) {
@@ -203,7 +164,7 @@ func TestErrors(t *testing.T) {
 	} {
 		cfg := bc.DefaultConfig()
 		tc.edit(&cfg)
-		if _, err := bc.New(cfg, box(t, -1, 1, 4), discrete(t, 2), rng); !errors.Is(err, bc.ErrConfig) {
+		if _, err := bc.New(cfg, algotest.Box(t, -1, 1, 4), algotest.Discrete(t, 2, 0), rng); !errors.Is(err, bc.ErrConfig) {
 			t.Errorf("%s: New = %v, want ErrConfig", tc.name, err)
 		}
 	}
@@ -212,15 +173,15 @@ func TestErrors(t *testing.T) {
 		name     string
 		obs, act env.Space
 	}{
-		{"MultiBinary actions", box(t, -1, 1, 4), multi},
-		{"Discrete observations", discrete(t, 3), discrete(t, 2)},
+		{"MultiBinary actions", algotest.Box(t, -1, 1, 4), multi},
+		{"Discrete observations", algotest.Discrete(t, 3, 0), algotest.Discrete(t, 2, 0)},
 	} {
 		if _, err := bc.New(bc.DefaultConfig(), tc.obs, tc.act, rng); !errors.Is(err, bc.ErrConfig) {
 			t.Errorf("%s: New = %v, want ErrConfig", tc.name, err)
 		}
 	}
 
-	b, err := bc.New(bc.DefaultConfig(), box(t, -1, 1, 4), discrete(t, 2), rng)
+	b, err := bc.New(bc.DefaultConfig(), algotest.Box(t, -1, 1, 4), algotest.Discrete(t, 2, 0), rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +206,7 @@ func TestErrors(t *testing.T) {
 		t.Error("a refused batch changed the network")
 	}
 
-	c, err := bc.New(bc.DefaultConfig(), box(t, -1, 1, 4), box(t, -1, 1, 2), rng)
+	c, err := bc.New(bc.DefaultConfig(), algotest.Box(t, -1, 1, 4), algotest.Box(t, -1, 1, 2), rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +223,7 @@ func TestErrors(t *testing.T) {
 		}
 	}
 	// A network whose output does not fit the action space.
-	w, err := bc.NewWithNetwork(bc.DefaultConfig(), linearNet([]float32{1, 0, 0, 0}), discrete(t, 2))
+	w, err := bc.NewWithNetwork(bc.DefaultConfig(), linearNet([]float32{1, 0, 0, 0}), algotest.Discrete(t, 2, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +244,7 @@ func randomData(t testing.TB, steps int, seed uint64) buffer.Buffer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vec, err := vector.NewSync(cartPoles(t, 2))
+	vec, err := vector.NewSync(algotest.CartPoles(t, 2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,23 +267,10 @@ func randomData(t testing.TB, steps int, seed uint64) buffer.Buffer {
 	return buf
 }
 
-func cartPoles(t testing.TB, n int) []env.Env {
-	t.Helper()
-	es := make([]env.Env, n)
-	for i := range es {
-		e, err := env.Make("CartPole-v1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		es[i] = e
-	}
-	return es
-}
-
 // offline builds a BC on CartPole and an offline trainer for it over buf.
 func offline(t *testing.T, seed uint64, epochs int, buf buffer.Buffer, checkpoint string, onEpoch func(trainer.EpochStats)) (*trainer.Trainer, *bc.BC) {
 	t.Helper()
-	probe := cartPoles(t, 1)[0]
+	probe := algotest.CartPoles(t, 1)[0]
 	cfg := bc.DefaultConfig()
 	cfg.Hidden = []int{16}
 	b, err := bc.New(cfg, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(seed, 2)))
@@ -330,7 +278,7 @@ func offline(t *testing.T, seed uint64, epochs int, buf buffer.Buffer, checkpoin
 		t.Fatal(err)
 	}
 	tc := trainer.Config{Epochs: epochs, StepPerEpoch: 25, BatchSize: 32, TestEpisodes: 3}
-	tr, err := trainer.New(b, tc, trainer.Setup{TestEnvs: cartPoles(t, 2), Buffer: buf, Seed: seed,
+	tr, err := trainer.New(b, tc, trainer.Setup{TestEnvs: algotest.CartPoles(t, 2), Buffer: buf, Seed: seed,
 		Checkpoint: checkpoint, OnEpoch: onEpoch})
 	if err != nil {
 		t.Fatal(err)
@@ -424,7 +372,7 @@ func TestResume(t *testing.T) {
 // and checks that both continue identically; another network is refused.
 func TestSaveLoad(t *testing.T) {
 	data := randomData(t, 300, 4)
-	probe := cartPoles(t, 1)[0]
+	probe := algotest.CartPoles(t, 1)[0]
 	mk := func(seed uint64, hidden ...int) *bc.BC {
 		cfg := bc.DefaultConfig()
 		cfg.Hidden = hidden
@@ -475,7 +423,7 @@ func TestUpdateAllocations(t *testing.T) {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	data := randomData(t, 300, 5)
-	probe := cartPoles(t, 1)[0]
+	probe := algotest.CartPoles(t, 1)[0]
 	b, err := bc.New(bc.DefaultConfig(), probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
@@ -503,3 +451,6 @@ func TestUpdateAllocations(t *testing.T) {
 		t.Errorf("acting allocates %v times", a)
 	}
 }
+
+// linearNet returns a network out = W·obs without bias, W given by rows.
+func linearNet(w ...[]float32) policy.ObsNet { return policy.ObsNet{Layer: algotest.Linear(w...)} }

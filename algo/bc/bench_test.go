@@ -3,10 +3,10 @@ package bc_test
 import (
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/bc"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/internal/cputime"
@@ -14,20 +14,15 @@ import (
 	"github.com/gorl/gorl/tensor"
 )
 
-func blasTag() string {
-	name, _, _ := strings.Cut(tensor.BLASName(), " ")
-	return "blas=" + name
-}
-
 // BenchmarkUpdate measures one update cycle of the CartPole configuration
 // the offline benchmark trains: sample 64 transitions from a buffer of
 // 20,000 (Tianshou's offline CartPole data), and an Adam step on the cross
 // entropy of the MLP 4→64→64→2.
 func BenchmarkUpdate(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
-	b.Run(blasTag(), func(b *testing.B) {
+	b.Run(algotest.BLASTag(), func(b *testing.B) {
 		data := randomData(b, 20_000, 1)
-		probe := cartPoles(b, 1)[0]
+		probe := algotest.CartPoles(b, 1)[0]
 		c, err := bc.New(bc.DefaultConfig(), probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(3, 4)))
 		if err != nil {
 			b.Fatal(err)
@@ -46,8 +41,8 @@ func BenchmarkUpdate(b *testing.B) {
 // collector of the offline benchmark).
 func BenchmarkAct(b *testing.B) {
 	for _, k := range []int{1, 100} {
-		b.Run(blasTag()+"/envs="+strconv.Itoa(k), func(b *testing.B) {
-			probe := cartPoles(b, 1)[0]
+		b.Run(algotest.BLASTag()+"/envs="+strconv.Itoa(k), func(b *testing.B) {
+			probe := algotest.CartPoles(b, 1)[0]
 			c, err := bc.New(bc.DefaultConfig(), probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(3, 4)))
 			if err != nil {
 				b.Fatal(err)

@@ -7,15 +7,16 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/bcq"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/collector"
 	"github.com/gorl/gorl/env"
-	_ "github.com/gorl/gorl/env/classic"
 	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
@@ -28,33 +29,11 @@ import (
 // affine returns a network out = W·obs + bias, W given by rows (bias nil:
 // none).
 func affine(bias []float32, w ...[]float32) policy.ObsNet {
-	data := make([]float32, 0, len(w)*len(w[0]))
-	for _, r := range w {
-		data = append(data, r...)
-	}
-	l := &nn.Linear{Weight: tensor.MustFromSlice(data, len(w), len(w[0])).SetRequiresGrad(true)}
+	l := algotest.Linear(w...)
 	if bias != nil {
 		l.Bias = tensor.MustFromSlice(bias, len(bias)).SetRequiresGrad(true)
 	}
 	return policy.ObsNet{Layer: l}
-}
-
-func discrete(t testing.TB, n int64) *env.Discrete {
-	t.Helper()
-	d, err := env.NewDiscrete(n, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-func box(t testing.TB, n int) *env.Box {
-	t.Helper()
-	b, err := env.NewBox(-10.0, 10.0, []int{n}, nd.Float32)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -82,7 +61,7 @@ func TestLoss(t *testing.T) {
 	cfg.Optim.LR = 0.01
 	q := affine(nil, []float32{1, 0}, []float32{0, 1})
 	imit := affine(nil, []float32{0, 1}, []float32{1, 0})
-	b, err := bcq.NewWithNetworks(cfg, q, affine(nil, []float32{0, 0}, []float32{0, 0}), imit, discrete(t, 2), rand.New(rand.NewPCG(1, 1)))
+	b, err := bcq.NewWithNetworks(cfg, q, affine(nil, []float32{0, 0}, []float32{0, 0}), imit, algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +111,7 @@ func TestAct(t *testing.T) {
 		cfg.Threshold = tc.tau
 		id := [][]float32{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 		zero := [][]float32{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}
-		b, err := bcq.NewWithNetworks(cfg, affine(nil, id...), affine(nil, zero...), affine(logits, zero...), discrete(t, 3),
+		b, err := bcq.NewWithNetworks(cfg, affine(nil, id...), affine(nil, zero...), affine(logits, zero...), algotest.Discrete(t, 3, 0),
 			rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
@@ -154,7 +133,7 @@ func TestExplore(t *testing.T) {
 	cfg := bcq.DefaultConfig()
 	cfg.Eps = 1
 	id := [][]float32{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
-	b, err := bcq.NewWithNetworks(cfg, affine(nil, id...), affine(nil, id...), affine(nil, id...), discrete(t, 3),
+	b, err := bcq.NewWithNetworks(cfg, affine(nil, id...), affine(nil, id...), affine(nil, id...), algotest.Discrete(t, 3, 0),
 		rand.New(rand.NewPCG(3, 4)))
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +222,7 @@ func TestTargets(t *testing.T) {
 		q := affine(nil, []float32{1, 0}, []float32{0, 1})
 		target := affine(nil, []float32{0, 0}, []float32{0, 0})
 		imit := affine(nil, []float32{0, 0}, []float32{0, 1})
-		b, err := bcq.NewWithNetworks(cfg, q, target, imit, discrete(t, 2), rand.New(rand.NewPCG(1, 1)))
+		b, err := bcq.NewWithNetworks(cfg, q, target, imit, algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -277,7 +256,7 @@ func TestTargetUpdates(t *testing.T) {
 	)
 	mk := func(cfg bcq.Config) (*bcq.BCQ, policy.Network, policy.Network) {
 		q, target := affine(nil, []float32{1, 0}, []float32{0, 1}), affine(nil, []float32{0, 0}, []float32{0, 0})
-		b, err := bcq.NewWithNetworks(cfg, q, target, affine(nil, []float32{1, 0}, []float32{0, 1}), discrete(t, 2), rand.New(rand.NewPCG(1, 1)))
+		b, err := bcq.NewWithNetworks(cfg, q, target, affine(nil, []float32{1, 0}, []float32{0, 1}), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,11 +270,11 @@ func TestTargetUpdates(t *testing.T) {
 		if _, err := b.Update(bt); err != nil {
 			t.Fatal(err)
 		}
-		synced := equal(weights(target), weights(q))
+		synced := slices.Equal(weights(target), weights(q))
 		if want := step%3 == 0; synced != want {
 			t.Errorf("after step %d: target equals Q: %v, want %v", step, synced, want)
 		}
-		if step < 3 && !equal(weights(target), initial) {
+		if step < 3 && !slices.Equal(weights(target), initial) {
 			t.Errorf("after step %d the target changed", step)
 		}
 	}
@@ -312,18 +291,6 @@ func TestTargetUpdates(t *testing.T) {
 			t.Errorf("soft-updated target %v: element %d is %v, want %v", weights(target), i, w, want)
 		}
 	}
-}
-
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestErrors(t *testing.T) {
@@ -344,24 +311,24 @@ func TestErrors(t *testing.T) {
 	} {
 		cfg := bcq.DefaultConfig()
 		tc.edit(&cfg)
-		if _, err := bcq.New(cfg, box(t, 4), discrete(t, 2), rng); !errors.Is(err, bcq.ErrConfig) {
+		if _, err := bcq.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rng); !errors.Is(err, bcq.ErrConfig) {
 			t.Errorf("%s: New = %v, want ErrConfig", tc.name, err)
 		}
 	}
-	if _, err := bcq.New(bcq.DefaultConfig(), box(t, 4), box(t, 2), rng); !errors.Is(err, bcq.ErrConfig) {
+	if _, err := bcq.New(bcq.DefaultConfig(), algotest.Box(t, -10, 10, 4), algotest.Box(t, -10, 10, 2), rng); !errors.Is(err, bcq.ErrConfig) {
 		t.Errorf("Box action space: %v, want ErrConfig", err)
 	}
 	shared := affine(nil, []float32{1, 0}, []float32{0, 1})
 	if _, err := bcq.NewWithNetworks(bcq.DefaultConfig(), shared, affine(nil, []float32{1, 0}, []float32{0, 1}), shared,
-		discrete(t, 2), rng); !errors.Is(err, bcq.ErrConfig) {
+		algotest.Discrete(t, 2, 0), rng); !errors.Is(err, bcq.ErrConfig) {
 		t.Errorf("Q and imitation networks sharing weights: %v, want ErrConfig", err)
 	}
 	if _, err := bcq.NewWithNetworks(bcq.DefaultConfig(), shared, affine(nil, []float32{1, 0, 0}), affine(nil, []float32{1, 0}, []float32{0, 1}),
-		discrete(t, 2), rng); !errors.Is(err, bcq.ErrConfig) {
+		algotest.Discrete(t, 2, 0), rng); !errors.Is(err, bcq.ErrConfig) {
 		t.Errorf("a target of another shape: %v, want ErrConfig", err)
 	}
 
-	b, err := bcq.New(bcq.DefaultConfig(), box(t, 4), discrete(t, 2), rng)
+	b, err := bcq.New(bcq.DefaultConfig(), algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +361,7 @@ func TestErrors(t *testing.T) {
 	// NaN imitation logits leave no action eligible.
 	nan := float32(math.NaN())
 	d, err := bcq.NewWithNetworks(bcq.DefaultConfig(), affine(nil, []float32{1, 0}, []float32{0, 1}), affine(nil, []float32{1, 0}, []float32{0, 1}),
-		affine([]float32{0, nan}, []float32{0, 0}, []float32{0, 0}), discrete(t, 2), rng)
+		affine([]float32{0, nan}, []float32{0, 0}, []float32{0, 0}), algotest.Discrete(t, 2, 0), rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +387,7 @@ func randomData(t testing.TB, steps int, seed uint64) buffer.Buffer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vec, err := vector.NewSync(cartPoles(t, 2))
+	vec, err := vector.NewSync(algotest.CartPoles(t, 2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -443,24 +410,11 @@ func randomData(t testing.TB, steps int, seed uint64) buffer.Buffer {
 	return buf
 }
 
-func cartPoles(t testing.TB, n int) []env.Env {
-	t.Helper()
-	es := make([]env.Env, n)
-	for i := range es {
-		e, err := env.Make("CartPole-v1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		es[i] = e
-	}
-	return es
-}
-
 // offline builds a small BCQ on CartPole and an offline trainer for it over
 // buf, testing with exploration (the policy's random source takes part).
 func offline(t *testing.T, seed uint64, epochs int, buf buffer.Buffer, checkpoint string, onEpoch func(trainer.EpochStats)) (*trainer.Trainer, *bcq.BCQ) {
 	t.Helper()
-	probe := cartPoles(t, 1)[0]
+	probe := algotest.CartPoles(t, 1)[0]
 	cfg := bcq.DefaultConfig()
 	cfg.Hidden = []int{16}
 	cfg.TargetUpdateFreq = 10
@@ -470,7 +424,7 @@ func offline(t *testing.T, seed uint64, epochs int, buf buffer.Buffer, checkpoin
 		t.Fatal(err)
 	}
 	tc := trainer.Config{Epochs: epochs, StepPerEpoch: 25, BatchSize: 32, TestEpisodes: 3, TestExploration: true}
-	tr, err := trainer.New(b, tc, trainer.Setup{TestEnvs: cartPoles(t, 2), Buffer: buf, Seed: seed,
+	tr, err := trainer.New(b, tc, trainer.Setup{TestEnvs: algotest.CartPoles(t, 2), Buffer: buf, Seed: seed,
 		Checkpoint: checkpoint, OnEpoch: onEpoch})
 	if err != nil {
 		t.Fatal(err)
@@ -566,7 +520,7 @@ func TestResume(t *testing.T) {
 // network is refused.
 func TestSaveLoad(t *testing.T) {
 	data := randomData(t, 300, 4)
-	probe := cartPoles(t, 1)[0]
+	probe := algotest.CartPoles(t, 1)[0]
 	mk := func(seed uint64, hidden ...int) *bcq.BCQ {
 		cfg := bcq.DefaultConfig()
 		cfg.Hidden = hidden
@@ -632,7 +586,7 @@ func TestUpdateAllocations(t *testing.T) {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	data := randomData(t, 300, 5)
-	probe := cartPoles(t, 1)[0]
+	probe := algotest.CartPoles(t, 1)[0]
 	cfg := bcq.DefaultConfig()
 	cfg.TargetUpdateFreq = 3
 	b, err := bcq.New(cfg, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(1, 1)))

@@ -3,21 +3,16 @@ package bcq_test
 import (
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/bcq"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/tensor"
 )
-
-func blasTag() string {
-	name, _, _ := strings.Cut(tensor.BLASName(), " ")
-	return "blas=" + name
-}
 
 // BenchmarkUpdate measures one update cycle of the CartPole configuration
 // (Tianshou's test): sample 64 transitions from a buffer of 20,000
@@ -26,9 +21,9 @@ func blasTag() string {
 // of the Q and imitation networks, MLPs 4→64→64→2.
 func BenchmarkUpdate(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
-	b.Run(blasTag(), func(b *testing.B) {
+	b.Run(algotest.BLASTag(), func(b *testing.B) {
 		data := randomData(b, 20_000, 1)
-		probe := cartPoles(b, 1)[0]
+		probe := algotest.CartPoles(b, 1)[0]
 		c, err := bcq.New(bcq.DefaultConfig(), probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(3, 4)))
 		if err != nil {
 			b.Fatal(err)
@@ -47,8 +42,8 @@ func BenchmarkUpdate(b *testing.B) {
 // (deployment) and 100 (the test collector of the offline benchmark).
 func BenchmarkAct(b *testing.B) {
 	for _, k := range []int{1, 100} {
-		b.Run(blasTag()+"/envs="+strconv.Itoa(k), func(b *testing.B) {
-			probe := cartPoles(b, 1)[0]
+		b.Run(algotest.BLASTag()+"/envs="+strconv.Itoa(k), func(b *testing.B) {
+			probe := algotest.CartPoles(b, 1)[0]
 			c, err := bcq.New(bcq.DefaultConfig(), probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(3, 4)))
 			if err != nil {
 				b.Fatal(err)

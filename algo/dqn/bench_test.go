@@ -2,10 +2,10 @@ package dqn_test
 
 import (
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/dqn"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
@@ -14,11 +14,6 @@ import (
 	"github.com/gorl/gorl/tensor"
 )
 
-func blasTag() string {
-	name, _, _ := strings.Cut(tensor.BLASName(), " ")
-	return "blas=" + name
-}
-
 // BenchmarkUpdate measures one update cycle with the settings of
 // Tianshou's CartPole test: sample 64 from a vector buffer of 20,000 over 10
 // envs, 3-step returns with double-Q targets (online and target networks on
@@ -26,13 +21,13 @@ func blasTag() string {
 // target-copy counter.
 func BenchmarkUpdate(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
-	b.Run(blasTag(), func(b *testing.B) {
+	b.Run(algotest.BLASTag(), func(b *testing.B) {
 		buf, err := buffer.NewVector(buffer.Config{Size: 20_000}, 10)
 		if err != nil {
 			b.Fatal(err)
 		}
 		fill(b, buf, 1000, rand.New(rand.NewPCG(1, 2)))
-		d, err := dqn.New(dqn.DefaultConfig(), box(b, 4), discrete(b, 2), rand.New(rand.NewPCG(3, 4)))
+		d, err := dqn.New(dqn.DefaultConfig(), algotest.Box(b, -10, 10, 4), algotest.Discrete(b, 2, 0), rand.New(rand.NewPCG(3, 4)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -50,8 +45,8 @@ func BenchmarkUpdate(b *testing.B) {
 // CartPole test) and 100 (its test collector) with the same network.
 func BenchmarkAct(b *testing.B) {
 	for _, k := range []int{10, 100} {
-		b.Run(blasTag()+"/envs="+itoa(k), func(b *testing.B) {
-			d, err := dqn.New(dqn.DefaultConfig(), box(b, 4), discrete(b, 2), rand.New(rand.NewPCG(3, 4)))
+		b.Run(algotest.BLASTag()+"/envs="+itoa(k), func(b *testing.B) {
+			d, err := dqn.New(dqn.DefaultConfig(), algotest.Box(b, -10, 10, 4), algotest.Discrete(b, 2, 0), rand.New(rand.NewPCG(3, 4)))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -8,34 +8,17 @@ import (
 	"testing"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/dqn"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
-	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
-	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
-	"github.com/gorl/gorl/tensor"
 )
 
 // linearNet returns a Q network Q(s) = W·s without bias, W given by rows.
-func linearNet(w ...[]float32) policy.ObsNet {
-	data := make([]float32, 0, len(w)*len(w[0]))
-	for _, r := range w {
-		data = append(data, r...)
-	}
-	return policy.ObsNet{Layer: &nn.Linear{Weight: tensor.MustFromSlice(data, len(w), len(w[0])).SetRequiresGrad(true)}}
-}
-
-func discrete(t testing.TB, n int64) *env.Discrete {
-	t.Helper()
-	d, err := env.NewDiscrete(n, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
+func linearNet(w ...[]float32) policy.ObsNet { return policy.ObsNet{Layer: algotest.Linear(w...)} }
 
 func weights(p policy.Network) []float32 {
 	return p.Params()[0].Tensor.Data()
@@ -85,7 +68,7 @@ func TestLoss(t *testing.T) {
 			cfg.Loss = tc.loss
 			cfg.Optim.LR = 0.01
 			net := linearNet([]float32{1, 0}, []float32{0, 1})
-			d, err := dqn.NewWithNetworks(cfg, net, nil, discrete(t, 2), rand.New(rand.NewPCG(1, 1)))
+			d, err := dqn.NewWithNetworks(cfg, net, nil, algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +146,7 @@ func TestTargets(t *testing.T) {
 			if tc.mode != dqn.Vanilla {
 				target = linearNet([]float32{0, 0}, []float32{0, 0})
 			}
-			d, err := dqn.NewWithNetworks(cfg, net, target, discrete(t, 2), rand.New(rand.NewPCG(1, 1)))
+			d, err := dqn.NewWithNetworks(cfg, net, target, algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,7 +186,7 @@ func TestTargetUpdates(t *testing.T) {
 		cfg := dqn.DefaultConfig()
 		cfg.TargetUpdateFreq = 3
 		net, target := linearNet([]float32{1, 0}, []float32{0, 1}), linearNet([]float32{0, 0}, []float32{0, 0})
-		d, err := dqn.NewWithNetworks(cfg, net, target, discrete(t, 2), rand.New(rand.NewPCG(1, 1)))
+		d, err := dqn.NewWithNetworks(cfg, net, target, algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +208,7 @@ func TestTargetUpdates(t *testing.T) {
 		cfg := dqn.DefaultConfig()
 		cfg.TargetUpdateFreq, cfg.Tau = 0, 0.25
 		net, target := linearNet([]float32{1, 0}, []float32{0, 1}), linearNet([]float32{0, 0}, []float32{0, 0})
-		d, err := dqn.NewWithNetworks(cfg, net, target, discrete(t, 2), rand.New(rand.NewPCG(1, 1)))
+		d, err := dqn.NewWithNetworks(cfg, net, target, algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +252,7 @@ func TestPrioritized(t *testing.T) {
 	cfg.TargetUpdateFreq, cfg.NStep = 0, 1
 	cfg.BetaFinal, cfg.BetaAnnealSteps = 0.5, 100
 	net := linearNet([]float32{1, 0}, []float32{0, 1})
-	d, err := dqn.NewWithNetworks(cfg, net, nil, discrete(t, 2), rand.New(rand.NewPCG(1, 1)))
+	d, err := dqn.NewWithNetworks(cfg, net, nil, algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +296,7 @@ func TestSchedule(t *testing.T) {
 	cfg := dqn.DefaultConfig()
 	cfg.EpsTrain, cfg.EpsTrainFinal, cfg.EpsDecaySteps = 1, 0.1, 1000
 	cfg.Hidden = []int{8}
-	d, err := dqn.New(cfg, box(t, 4), discrete(t, 2), rand.New(rand.NewPCG(1, 1)))
+	d, err := dqn.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,15 +310,6 @@ func TestSchedule(t *testing.T) {
 			t.Errorf("after %d steps ε = %v, %v; want %v, 0.05", tc.steps, tr, te, tc.want)
 		}
 	}
-}
-
-func box(t testing.TB, n int) *env.Box {
-	t.Helper()
-	b, err := env.NewBox(-10.0, 10.0, []int{n}, nd.Float32)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func TestConfigErrors(t *testing.T) {
@@ -353,18 +327,18 @@ func TestConfigErrors(t *testing.T) {
 	} {
 		cfg := dqn.DefaultConfig()
 		tc.edit(&cfg)
-		if _, err := dqn.New(cfg, box(t, 4), discrete(t, 2), rand.New(rand.NewPCG(1, 1))); err == nil {
+		if _, err := dqn.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1))); err == nil {
 			t.Errorf("%s: New accepted an invalid config", tc.name)
 		}
 	}
 	cfg := dqn.DefaultConfig()
-	if _, err := dqn.New(cfg, box(t, 4), box(t, 2), rand.New(rand.NewPCG(1, 1))); !errors.Is(err, dqn.ErrConfig) {
+	if _, err := dqn.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Box(t, -10, 10, 2), rand.New(rand.NewPCG(1, 1))); !errors.Is(err, dqn.ErrConfig) {
 		t.Errorf("Box action space: %v, want ErrConfig", err)
 	}
 	if err := cfg.ApplyMode("triple"); !errors.Is(err, dqn.ErrConfig) {
 		t.Errorf("unknown mode: %v", err)
 	}
-	d, err := dqn.New(cfg, box(t, 4), discrete(t, 2), rand.New(rand.NewPCG(1, 1)))
+	d, err := dqn.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +397,7 @@ func train(t testing.TB, seed uint64, updates int) (*dqn.DQN, buffer.Buffer) {
 	cfg := dqn.DefaultConfig()
 	cfg.Hidden = []int{32, 32}
 	cfg.TargetUpdateFreq = 5
-	d, err := dqn.New(cfg, box(t, 4), discrete(t, 2), rand.New(rand.NewPCG(seed, 2)))
+	d, err := dqn.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(seed, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +437,7 @@ func TestSaveLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := d.Config()
-	fresh, err := dqn.New(cfg, box(t, 4), discrete(t, 2), rand.New(rand.NewPCG(99, 99)))
+	fresh, err := dqn.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(99, 99)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,7 +479,7 @@ func TestSaveLoad(t *testing.T) {
 
 	other := dqn.DefaultConfig()
 	other.Hidden = []int{16}
-	wrong, _ := dqn.New(other, box(t, 4), discrete(t, 2), rand.New(rand.NewPCG(1, 1)))
+	wrong, _ := dqn.New(other, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 	if err := wrong.Load(bytes.NewReader(state.Bytes())); !errors.Is(err, algo.ErrState) {
 		t.Errorf("loading into another network: %v, want ErrState", err)
 	}

@@ -3,22 +3,16 @@ package pg_test
 import (
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/pg"
-	"github.com/gorl/gorl/algo/pg/pgtest"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/tensor"
 )
-
-func blasTag() string {
-	name, _, _ := strings.Cut(tensor.BLASName(), " ")
-	return "blas=" + name
-}
 
 // BenchmarkUpdate measures one update of DefaultConfig as the trainer runs
 // it on a collection of 8 envs × 50 steps (400 transitions, about what 8
@@ -26,10 +20,10 @@ func blasTag() string {
 // minibatches of 64.
 func BenchmarkUpdate(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
-	b.Run(blasTag(), func(b *testing.B) {
-		act := pgtest.Discrete(b, 2, 0)
-		buf := pgtest.Collection(b, 8, 50, act, rand.New(rand.NewPCG(1, 2)))
-		p, err := pg.New(pg.DefaultConfig(), pgtest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
+	b.Run(algotest.BLASTag(), func(b *testing.B) {
+		act := algotest.Discrete(b, 2, 0)
+		buf := algotest.Collection(b, 8, 50, act, rand.New(rand.NewPCG(1, 2)))
+		p, err := pg.New(pg.DefaultConfig(), algotest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -47,8 +41,8 @@ func BenchmarkUpdate(b *testing.B) {
 // collectors), sampling with the training-step flag on.
 func BenchmarkAct(b *testing.B) {
 	for _, k := range []int{8, 20, 100} {
-		b.Run(blasTag()+"/envs="+strconv.Itoa(k), func(b *testing.B) {
-			p, err := pg.New(pg.DefaultConfig(), pgtest.Box(b, -10, 10, 4), pgtest.Discrete(b, 2, 0), rand.New(rand.NewPCG(3, 4)))
+		b.Run(algotest.BLASTag()+"/envs="+strconv.Itoa(k), func(b *testing.B) {
+			p, err := pg.New(pg.DefaultConfig(), algotest.Box(b, -10, 10, 4), algotest.Discrete(b, 2, 0), rand.New(rand.NewPCG(3, 4)))
 			if err != nil {
 				b.Fatal(err)
 			}

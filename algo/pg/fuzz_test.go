@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/pg"
-	"github.com/gorl/gorl/algo/pg/pgtest"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/tensor"
@@ -34,7 +34,7 @@ func FuzzRolloutRows(f *testing.F) {
 		o, _ := nd.FromSlice(obs, int(n), 2)
 		b := batch.MustNew("obs", o, "act", nd.Zeros(nd.Int64, int(n)))
 		var r pg.Rollout
-		if err := r.Load(b, pgtest.Discrete(t, 2, 0), false); err != nil {
+		if err := r.Load(b, algotest.Discrete(t, 2, 0), false); err != nil {
 			t.Fatal(err)
 		}
 		r.Shuffle(rand.New(rand.NewPCG(seed, seed)))

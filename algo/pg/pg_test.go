@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/pg"
-	"github.com/gorl/gorl/algo/pg/pgtest"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
@@ -26,8 +26,8 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 // given by rows, trained with Adam at lr 0.01 on the whole batch.
 func linearPG(t *testing.T, cfg pg.Config, w ...[]float32) (*pg.PG, *nn.Linear) {
 	t.Helper()
-	lin := pgtest.Linear(w...)
-	act := pgtest.Discrete(t, 2, 0)
+	lin := algotest.Linear(w...)
+	act := algotest.Discrete(t, 2, 0)
 	net, err := pg.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, lin, nil, policy.CategoricalHead{}, act)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +95,7 @@ func episodeBuffer(t *testing.T, rew []float64, term bool) (buffer.Buffer, *batc
 			t.Fatal(err)
 		}
 	}
-	b, idx := pgtest.Take(t, buf)
+	b, idx := algotest.Take(t, buf)
 	return buf, b, idx
 }
 
@@ -221,7 +221,7 @@ func TestNormalHead(t *testing.T) {
 }
 
 func TestRollout(t *testing.T) {
-	act := pgtest.Discrete(t, 3, 5)
+	act := algotest.Discrete(t, 3, 5)
 	b := batch.MustNew(
 		"obs", nd.MustNew([][]float64{{0, 0}, {1, 10}, {2, 20}, {3, 30}, {4, 40}, {5, 50}, {6, 60}, {7, 70}, {8, 80}, {9, 90}}),
 		"act", nd.MustNew([]int64{5, 6, 7, 5, 6, 7, 5, 6, 7, 5}),
@@ -310,7 +310,7 @@ func TestRollout(t *testing.T) {
 		}
 	}
 	// Box actions are copied as they are; their width must match.
-	box := pgtest.Box(t, -1, 1, 2)
+	box := algotest.Box(t, -1, 1, 2)
 	bb := batch.MustNew("obs", nd.Zeros(nd.Float32, 2, 3), "act", nd.MustNew([][]float32{{0.5, -3}, {1, 2}}))
 	if err := r.Load(bb, box, false); err != nil {
 		t.Fatal(err)
@@ -333,7 +333,7 @@ func TestRolloutDict(t *testing.T) {
 	obs := batch.MustNew("pos", nd.MustNew([][]float32{{0}, {1}, {2}}), "cam", batch.MustNew("rgb", nd.MustNew([][]uint8{{0, 0}, {10, 11}, {20, 21}})))
 	b := batch.MustNew("obs", obs, "act", nd.MustNew([]int64{0, 1, 0}))
 	var r pg.Rollout
-	if err := r.Load(b, pgtest.Discrete(t, 2, 0), false); err != nil {
+	if err := r.Load(b, algotest.Discrete(t, 2, 0), false); err != nil {
 		t.Fatal(err)
 	}
 	var tp tensor.Tape
@@ -356,7 +356,7 @@ func TestRolloutDict(t *testing.T) {
 }
 
 func TestNet(t *testing.T) {
-	obs, disc, box := pgtest.Box(t, -1, 1, 4), pgtest.Discrete(t, 3, 0), pgtest.Box(t, -2, 2, 2)
+	obs, disc, box := algotest.Box(t, -1, 1, 4), algotest.Discrete(t, 3, 0), algotest.Box(t, -2, 2, 2)
 	rng := rand.New(rand.NewPCG(1, 2))
 	shared, err := pg.NewNet(pg.NetConfig{Hidden: []int{8, 8}, Shared: true, OrthogonalGain: 1}, obs, disc, true, rng)
 	if err != nil {
@@ -455,7 +455,7 @@ func boxOf(t *testing.T, shape ...int) *env.Box {
 }
 
 func TestConfigErrors(t *testing.T) {
-	obs, act := pgtest.Box(t, -1, 1, 4), pgtest.Discrete(t, 2, 0)
+	obs, act := algotest.Box(t, -1, 1, 4), algotest.Discrete(t, 2, 0)
 	for _, tc := range []struct {
 		name string
 		edit func(*pg.Config)
@@ -477,7 +477,7 @@ func TestConfigErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pg.NewWithNet(pg.DefaultConfig(), net, pgtest.Discrete(t, 3, 0), rand.New(rand.NewPCG(1, 1))); !errors.Is(err, pg.ErrConfig) {
+	if _, err := pg.NewWithNet(pg.DefaultConfig(), net, algotest.Discrete(t, 3, 0), rand.New(rand.NewPCG(1, 1))); !errors.Is(err, pg.ErrConfig) {
 		t.Errorf("a net for 2 actions in a space of 3: %v", err)
 	}
 	p, err := pg.New(pg.DefaultConfig(), obs, act, rand.New(rand.NewPCG(1, 1)))
@@ -504,13 +504,13 @@ func TestConfigErrors(t *testing.T) {
 func train(t testing.TB, seed uint64, act env.Space, updates int) *pg.PG {
 	cfg := pg.DefaultConfig()
 	cfg.Net.Hidden = []int{16, 16}
-	p, err := pg.New(cfg, pgtest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(seed, 2)))
+	p, err := pg.New(cfg, algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(seed, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var l algo.Learner
 	for i := range updates {
-		buf := pgtest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(seed, uint64(i))))
+		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(seed, uint64(i))))
 		if _, err := l.StepAll(p, buf, 32, 2); err != nil {
 			t.Fatal(err)
 		}
@@ -518,25 +518,16 @@ func train(t testing.TB, seed uint64, act env.Space, updates int) *pg.PG {
 	return p
 }
 
-func equalParams(a, b nn.Params) bool {
-	for i := range a {
-		if !a[i].Tensor.Equal(b[i].Tensor) {
-			return false
-		}
-	}
-	return len(a) == len(b)
-}
-
 // TestDeterminism trains twice from the same seed, with a Discrete and a
 // Box action space, and compares every parameter bit for bit; another seed
 // must give other parameters.
 func TestDeterminism(t *testing.T) {
-	for _, act := range []env.Space{pgtest.Discrete(t, 2, 0), pgtest.Box(t, -2, 2, 2)} {
+	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
 		a, b, c := train(t, 7, act, 4), train(t, 7, act, 4), train(t, 8, act, 4)
-		if !equalParams(a.Net.Params(), b.Net.Params()) {
+		if !algotest.EqualParams(a.Net.Params(), b.Net.Params()) {
 			t.Errorf("%v: two runs of one seed differ", act)
 		}
-		if equalParams(a.Net.Params(), c.Net.Params()) {
+		if algotest.EqualParams(a.Net.Params(), c.Net.Params()) {
 			t.Errorf("%v: two seeds gave the same parameters", act)
 		}
 	}
@@ -546,13 +537,13 @@ func TestDeterminism(t *testing.T) {
 // one, and checks that both continue identically: parameters, return
 // statistics and the policy's samples.
 func TestSaveLoad(t *testing.T) {
-	act := pgtest.Box(t, -2, 2, 2)
+	act := algotest.Box(t, -2, 2, 2)
 	p := train(t, 3, act, 3)
 	var state bytes.Buffer
 	if err := p.Save(&state); err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := pg.New(p.Config(), pgtest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(99, 99)))
+	fresh, err := pg.New(p.Config(), algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(99, 99)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -564,7 +555,7 @@ func TestSaveLoad(t *testing.T) {
 	}
 	var l1, l2 algo.Learner
 	for i := range 2 {
-		buf := pgtest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(5, uint64(i))))
+		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(5, uint64(i))))
 		if _, err := l1.StepAll(p, buf, 32, 2); err != nil {
 			t.Fatal(err)
 		}
@@ -572,7 +563,7 @@ func TestSaveLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !equalParams(p.Net.Params(), fresh.Net.Params()) {
+	if !algotest.EqualParams(p.Net.Params(), fresh.Net.Params()) {
 		t.Error("parameters differ after resuming")
 	}
 	obs := batch.MustNew("obs", nd.Zeros(nd.Float32, 8, 4))
@@ -587,7 +578,7 @@ func TestSaveLoad(t *testing.T) {
 	}
 	other := p.Config()
 	other.Net.Hidden = []int{8}
-	wrong, err := pg.New(other, pgtest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(1, 1)))
+	wrong, err := pg.New(other, algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -603,10 +594,10 @@ func TestUpdateAllocations(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts mean nothing under the race detector")
 	}
-	for _, act := range []env.Space{pgtest.Discrete(t, 2, 0), pgtest.Box(t, -2, 2, 2)} {
+	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
 		p := train(t, 1, act, 1)
-		buf := pgtest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(1, 1)))
-		b, idx := pgtest.Take(t, buf)
+		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(1, 1)))
+		b, idx := algotest.Take(t, buf)
 		step := func() {
 			if err := p.Preprocess(b, buf, idx); err != nil {
 				t.Fatal(err)
@@ -626,7 +617,7 @@ func TestUpdateAllocations(t *testing.T) {
 func TestSchedule(t *testing.T) {
 	cfg := pg.DefaultConfig()
 	cfg.Optim.LR, cfg.LRDecaySteps = 0.01, 1000
-	p, err := pg.New(cfg, pgtest.Box(t, -1, 1, 4), pgtest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
+	p, err := pg.New(cfg, algotest.Box(t, -1, 1, 4), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,20 +2,14 @@ package ppo_test
 
 import (
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/algo"
-	"github.com/gorl/gorl/algo/pg/pgtest"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/ppo"
 	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/tensor"
 )
-
-func blasTag() string {
-	name, _, _ := strings.Cut(tensor.BLASName(), " ")
-	return "blas=" + name
-}
 
 // BenchmarkUpdate measures one update of the speed run's configuration
 // (DefaultConfig) on a collection of 2,000 transitions from 20 envs, as the
@@ -24,10 +18,10 @@ func blasTag() string {
 // last one 80).
 func BenchmarkUpdate(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
-	b.Run(blasTag(), func(b *testing.B) {
-		act := pgtest.Discrete(b, 2, 0)
-		buf := pgtest.Collection(b, 20, 100, act, rand.New(rand.NewPCG(1, 2)))
-		p, err := ppo.New(ppo.DefaultConfig(), pgtest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
+	b.Run(algotest.BLASTag(), func(b *testing.B) {
+		act := algotest.Discrete(b, 2, 0)
+		buf := algotest.Collection(b, 20, 100, act, rand.New(rand.NewPCG(1, 2)))
+		p, err := ppo.New(ppo.DefaultConfig(), algotest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -45,10 +39,10 @@ func BenchmarkUpdate(b *testing.B) {
 // with return scaling, GAE, old log-probabilities, then 2 passes of
 // minibatches of 128 with value clipping and advantage normalization.
 func BenchmarkUpdateContinuous(b *testing.B) {
-	b.Run(blasTag(), func(b *testing.B) {
-		act := pgtest.Box(b, -2, 2, 1)
-		buf := pgtest.Collection(b, 16, 200, act, rand.New(rand.NewPCG(1, 2)))
-		p, err := ppo.New(ppo.ContinuousConfig(), pgtest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
+	b.Run(algotest.BLASTag(), func(b *testing.B) {
+		act := algotest.Box(b, -2, 2, 1)
+		buf := algotest.Collection(b, 16, 200, act, rand.New(rand.NewPCG(1, 2)))
+		p, err := ppo.New(ppo.ContinuousConfig(), algotest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
 		if err != nil {
 			b.Fatal(err)
 		}

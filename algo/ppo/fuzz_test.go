@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gorl/gorl/algo/pg/pgtest"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/ppo"
 )
 
@@ -17,7 +17,7 @@ func FuzzLoad(f *testing.F) {
 	build := func(t testing.TB) *ppo.PPO {
 		cfg := ppo.ContinuousConfig()
 		cfg.Net.Hidden = []int{4}
-		p, err := ppo.New(cfg, pgtest.Box(t, -1, 1, 3), pgtest.Box(t, -2, 2, 1), rand.New(rand.NewPCG(1, 1)))
+		p, err := ppo.New(cfg, algotest.Box(t, -1, 1, 3), algotest.Box(t, -2, 2, 1), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}

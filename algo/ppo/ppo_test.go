@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/pg"
-	"github.com/gorl/gorl/algo/pg/pgtest"
 	"github.com/gorl/gorl/algo/ppo"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
@@ -56,9 +56,9 @@ func TestLoss(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := ppo.DefaultConfig()
 			cfg.DualClip, cfg.ValueClip, cfg.AdvantageNormalization = tc.dual, tc.valueClip, tc.normalize
-			act := pgtest.Discrete(t, 2, 0)
-			net, err := pg.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, pgtest.Linear([]float32{0, 0}, []float32{0, 0}),
-				pgtest.Linear([]float32{0, 0}), policy.CategoricalHead{}, act)
+			act := algotest.Discrete(t, 2, 0)
+			net, err := pg.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, algotest.Linear([]float32{0, 0}, []float32{0, 0}),
+				algotest.Linear([]float32{0, 0}), policy.CategoricalHead{}, act)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,13 +100,13 @@ func train(t testing.TB, seed uint64, act env.Space, updates int, edit func(*ppo
 	if edit != nil {
 		edit(&cfg)
 	}
-	p, err := ppo.New(cfg, pgtest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(seed, 2)))
+	p, err := ppo.New(cfg, algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(seed, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var l algo.Learner
 	for i := range updates {
-		buf := pgtest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(seed, uint64(i))))
+		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(seed, uint64(i))))
 		if _, err := l.StepAll(p, buf, 32, 3); err != nil {
 			t.Fatal(err)
 		}
@@ -120,25 +120,16 @@ func everything(c *ppo.Config) {
 	c.ReturnScaling, c.EntCoef, c.LRDecaySteps = true, 0.01, 10_000
 }
 
-func equalParams(a, b nn.Params) bool {
-	for i := range a {
-		if !a[i].Tensor.Equal(b[i].Tensor) {
-			return false
-		}
-	}
-	return len(a) == len(b)
-}
-
 // TestDeterminism trains twice from the same seed, with a Discrete and a
 // Box action space and every option on, and compares every parameter bit
 // for bit; another seed must give other parameters.
 func TestDeterminism(t *testing.T) {
-	for _, act := range []env.Space{pgtest.Discrete(t, 2, 0), pgtest.Box(t, -2, 2, 2)} {
+	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
 		a, b, c := train(t, 7, act, 4, everything), train(t, 7, act, 4, everything), train(t, 8, act, 4, everything)
-		if !equalParams(a.Net.Params(), b.Net.Params()) || a.Counters != b.Counters {
+		if !algotest.EqualParams(a.Net.Params(), b.Net.Params()) || a.Counters != b.Counters {
 			t.Errorf("%v: two runs of one seed differ", act)
 		}
-		if equalParams(a.Net.Params(), c.Net.Params()) {
+		if algotest.EqualParams(a.Net.Params(), c.Net.Params()) {
 			t.Errorf("%v: two seeds gave the same parameters", act)
 		}
 	}
@@ -148,11 +139,11 @@ func TestDeterminism(t *testing.T) {
 // stored in the batch after the first pass (the critic has changed since
 // Preprocess), and that without it they stay as Preprocess stored them.
 func TestRecompute(t *testing.T) {
-	act := pgtest.Discrete(t, 2, 0)
+	act := algotest.Discrete(t, 2, 0)
 	for _, recompute := range []bool{false, true} {
 		p := train(t, 1, act, 1, func(c *ppo.Config) { c.RecomputeAdvantage = recompute })
-		buf := pgtest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(2, 2)))
-		b, idx := pgtest.Take(t, buf)
+		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(2, 2)))
+		b, idx := algotest.Take(t, buf)
 		if err := p.Preprocess(b, buf, idx); err != nil {
 			t.Fatal(err)
 		}
@@ -179,13 +170,13 @@ func TestRecompute(t *testing.T) {
 // TestSaveLoad saves a PPO during training, loads the state into a fresh
 // one, and checks that both continue identically.
 func TestSaveLoad(t *testing.T) {
-	act := pgtest.Box(t, -2, 2, 2)
+	act := algotest.Box(t, -2, 2, 2)
 	p := train(t, 3, act, 3, everything)
 	var state bytes.Buffer
 	if err := p.Save(&state); err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := ppo.New(p.Config(), pgtest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(99, 99)))
+	fresh, err := ppo.New(p.Config(), algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(99, 99)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +185,7 @@ func TestSaveLoad(t *testing.T) {
 	}
 	var l1, l2 algo.Learner
 	for i := range 2 {
-		buf := pgtest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(5, uint64(i))))
+		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(5, uint64(i))))
 		for _, q := range []*ppo.PPO{p, fresh} {
 			q.Schedule(int64(1000 * (i + 1)))
 		}
@@ -205,7 +196,7 @@ func TestSaveLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !equalParams(p.Net.Params(), fresh.Net.Params()) || p.Counters != fresh.Counters {
+	if !algotest.EqualParams(p.Net.Params(), fresh.Net.Params()) || p.Counters != fresh.Counters {
 		t.Error("parameters or counters differ after resuming")
 	}
 }
@@ -217,11 +208,11 @@ func TestUpdateAllocations(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts mean nothing under the race detector")
 	}
-	for _, act := range []env.Space{pgtest.Discrete(t, 2, 0), pgtest.Box(t, -2, 2, 2)} {
+	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
 		for name, edit := range map[string]func(*ppo.Config){"default": nil, "everything": everything} {
 			p := train(t, 1, act, 1, edit)
-			buf := pgtest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(1, 1)))
-			b, idx := pgtest.Take(t, buf)
+			buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(1, 1)))
+			b, idx := algotest.Take(t, buf)
 			step := func() {
 				if err := p.Preprocess(b, buf, idx); err != nil {
 					t.Fatal(err)
@@ -239,7 +230,7 @@ func TestUpdateAllocations(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
-	obs, act := pgtest.Box(t, -1, 1, 4), pgtest.Discrete(t, 2, 0)
+	obs, act := algotest.Box(t, -1, 1, 4), algotest.Discrete(t, 2, 0)
 	for _, tc := range []struct {
 		name string
 		edit func(*ppo.Config)
@@ -257,7 +248,7 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("%s: %v, want ErrConfig", tc.name, err)
 		}
 	}
-	if _, err := ppo.New(ppo.DefaultConfig(), obs, pgtest.Box(t, -1, 1, 2), rand.New(rand.NewPCG(1, 1))); err != nil {
+	if _, err := ppo.New(ppo.DefaultConfig(), obs, algotest.Box(t, -1, 1, 2), rand.New(rand.NewPCG(1, 1))); err != nil {
 		t.Errorf("a Box action space: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/ppo"
 	"github.com/gorl/gorl/env"
 	_ "github.com/gorl/gorl/env/classic"
@@ -78,7 +79,7 @@ func TestResume(t *testing.T) {
 		if resFull.EnvSteps != resRest.EnvSteps || resFull.Episodes != resRest.Episodes || resFull.BestReturn != resRest.BestReturn {
 			t.Errorf("%s: uninterrupted %+v\nresumed %+v", id, resFull, resRest)
 		}
-		if !equalParams(pFull.Net.Params(), pRest.Net.Params()) || pFull.Counters != pRest.Counters {
+		if !algotest.EqualParams(pFull.Net.Params(), pRest.Net.Params()) || pFull.Counters != pRest.Counters {
 			t.Errorf("%s: parameters or counters differ after resuming", id)
 		}
 		if pFull.Opt.LR() != pRest.Opt.LR() {

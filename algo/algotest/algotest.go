@@ -1,21 +1,20 @@
-// Package pgtest holds what the tests of the on-policy algorithms (packages
-// pg, a2c and ppo) share: collections of transitions in a vector buffer,
-// linear layers with given weights for hand-computed losses, and spaces.
-package pgtest
+package algotest
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
+	_ "github.com/gorl/gorl/env/classic" // registers CartPole-v1
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/tensor"
 )
 
-// Discrete returns Discrete(n) starting at start.
+// Discrete returns Discrete(n) starting at start: actions start … start+n−1.
 func Discrete(t testing.TB, n, start int64) *env.Discrete {
 	t.Helper()
 	d, err := env.NewDiscrete(n, start)
@@ -25,7 +24,7 @@ func Discrete(t testing.TB, n, start int64) *env.Discrete {
 	return d
 }
 
-// Box returns a float32 Box [lo, hi]ⁿ.
+// Box returns a float32 Box [lo, hi]ⁿ of shape [n].
 func Box(t testing.TB, lo, hi float64, n int) *env.Box {
 	t.Helper()
 	b, err := env.NewBox(lo, hi, []int{n}, nd.Float32)
@@ -35,8 +34,9 @@ func Box(t testing.TB, lo, hi float64, n int) *env.Box {
 	return b
 }
 
-// Linear returns a linear layer y = W·x without bias, W given by rows, whose
-// weight requires gradients.
+// Linear returns a linear layer y = W·x without bias, W given by rows (all
+// of one length), whose weight requires gradients: a network whose outputs
+// a test computes by hand. Wrap it in policy.ObsNet for a policy's network.
 func Linear(rows ...[]float32) *nn.Linear {
 	data := make([]float32, 0, len(rows)*len(rows[0]))
 	for _, r := range rows {
@@ -116,4 +116,42 @@ func Take(t testing.TB, buf buffer.Buffer) (*batch.Batch, []int) {
 		t.Fatal(err)
 	}
 	return b, idx
+}
+
+// EqualParams reports whether a and b hold the same number of tensors and
+// each of a equals, bit for bit, the one at the same position of b: what a
+// determinism or resume test compares.
+func EqualParams(a, b nn.Params) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].Tensor.Equal(b[i].Tensor) {
+			return false
+		}
+	}
+	return true
+}
+
+// CartPoles returns n CartPole-v1 envs, as env.Make builds them.
+func CartPoles(t testing.TB, n int) []env.Env {
+	t.Helper()
+	es := make([]env.Env, n)
+	for i := range es {
+		e, err := env.Make("CartPole-v1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		es[i] = e
+	}
+	return es
+}
+
+// BLASTag names the BLAS the tensor package runs on, as the name of a
+// sub-benchmark: "blas=" and the first word of tensor.BLASName()
+// ("blas=openblas", "blas=gonum"), so that results of the two can be told
+// apart.
+func BLASTag() string {
+	name, _, _ := strings.Cut(tensor.BLASName(), " ")
+	return "blas=" + name
 }

@@ -1,0 +1,26 @@
+// Package algotest provides what the tests of the algorithms (the packages
+// under algo) and of the code around them (policy, trainer) share: spaces,
+// linear layers with given weights for hand-computed losses, CartPole envs,
+// on-policy collections of transitions in a vector buffer, the comparison of
+// parameter sets, and the BLAS tag of benchmark names.
+//
+// # Overview
+//
+//   - [Discrete] and [Box] make spaces, failing the test on bad arguments.
+//   - [Linear] is a layer y = W·x with W given by rows.
+//   - [CartPoles] makes CartPole-v1 envs (the package registers them by
+//     importing env/classic).
+//   - [Collection] fills a vector buffer with random transitions of several
+//     envs, as an on-policy trainer collects them, and [Take] returns the
+//     whole collection as algo.Learner.StepAll takes it.
+//   - [EqualParams] compares two parameter sets bit for bit.
+//   - [BLASTag] names the BLAS in sub-benchmark names.
+//
+// # Decisions
+//
+// One helper package for the algorithm tests, after env/envtest and
+// batch/batchtest: a helper used by three or more packages' tests lives
+// here rather than in a copy per package. Helpers that only two packages
+// share, or that only look alike (each algorithm's train function, its
+// hand-computed fixtures), stay with their tests.
+package algotest
