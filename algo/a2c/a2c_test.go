@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/floats/scalar"
+
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/a2c"
 	"github.com/gorl/gorl/algo/algotest"
@@ -19,8 +21,6 @@ import (
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
 )
-
-func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 // linearNet returns a Net over observations of two numbers and two
 // actions: logits = W·s, V(s) = w·s, both without bias.
@@ -65,7 +65,7 @@ func values(t *testing.T, b *batch.Batch, key string) []float32 {
 func check(t *testing.T, name string, got []float32, want ...float64) {
 	t.Helper()
 	for i := range want {
-		if !near(float64(got[i]), want[i], 1e-5) {
+		if !scalar.EqualWithinAbs(float64(got[i]), want[i], 1e-5) {
 			t.Errorf("%s = %v, want %v", name, got, want)
 			return
 		}
@@ -108,7 +108,7 @@ func TestGAE(t *testing.T) {
 			}
 			continue
 		}
-		if s := a.Counters.Returns; !near(s.Mean, 1.479167, 1e-6) || !near(s.Var, 0.115451, 1e-6) {
+		if s := a.Counters.Returns; !scalar.EqualWithinAbs(s.Mean, 1.479167, 1e-6) || !scalar.EqualWithinAbs(s.Var, 0.115451, 1e-6) {
 			t.Errorf("statistics %+v, want mean 1.479167, variance 0.115451", s)
 		}
 		if err := a.Preprocess(b, buf, idx); err != nil {
@@ -146,7 +146,7 @@ func TestLoss(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k, want := range map[string]float64{"actor_loss": -0.346574, "vf_loss": 2.5, "entropy": 0.693147, "loss": 0.896495} {
-		if !near(stats[k], want, 1e-5) {
+		if !scalar.EqualWithinAbs(stats[k], want, 1e-5) {
 			t.Errorf("%s = %v, want %v", k, stats[k], want)
 		}
 	}

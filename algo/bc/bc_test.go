@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/floats/scalar"
+
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/bc"
@@ -24,8 +26,6 @@ import (
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/trainer"
 )
-
-func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 // TestDiscreteLoss checks the cross entropy of one update and the direction
 // of Adam's first step on a tiny fixed batch, by hand.
@@ -58,13 +58,13 @@ func TestDiscreteLoss(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := (math.Log1p(math.Exp(-1)) + math.Log1p(math.Exp(-3))) / 2; !near(stats["loss"], want, 1e-6) {
+		if want := (math.Log1p(math.Exp(-1)) + math.Log1p(math.Exp(-3))) / 2; !scalar.EqualWithinAbs(stats["loss"], want, 1e-6) {
 			t.Errorf("loss %v, want %v", stats["loss"], want)
 		}
 		if b.Updates() == 1 {
 			w := net.Params()[0].Tensor.Data()
 			for i, want := range []float64{0.99, -0.01, 0.01, 1.01} {
-				if !near(float64(w[i]), want, 1e-6) {
+				if !scalar.EqualWithinAbs(float64(w[i]), want, 1e-6) {
 					t.Errorf("weights after one step %v, want (0.99, −0.01, 0.01, 1.01)", w)
 					break
 				}
@@ -86,7 +86,7 @@ func TestContinuousLoss(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !near(stats["loss"], 2.125, 1e-6) {
+		if !scalar.EqualWithinAbs(stats["loss"], 2.125, 1e-6) {
 			t.Errorf("loss %v, want 2.125", stats["loss"])
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/floats/scalar"
+
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/bcq"
@@ -35,8 +37,6 @@ func affine(bias []float32, w ...[]float32) policy.ObsNet {
 	}
 	return policy.ObsNet{Layer: l}
 }
-
-func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 func weights(n policy.Network) []float32 { return n.Params()[0].Tensor.Data() }
 
@@ -83,12 +83,12 @@ func TestLoss(t *testing.T) {
 		{"loss/reg", 3.5},
 		{"loss", 1.5 + iLoss + 0.035},
 	} {
-		if !near(stats[c.key], c.want, 1e-5) {
+		if !scalar.EqualWithinAbs(stats[c.key], c.want, 1e-5) {
 			t.Errorf("%s = %v, want %v", c.key, stats[c.key], c.want)
 		}
 	}
 	for i, want := range []float64{0.99, 0, 0.01, 1.01} {
-		if w := weights(q); !near(float64(w[i]), want, 1e-6) {
+		if w := weights(q); !scalar.EqualWithinAbs(float64(w[i]), want, 1e-6) {
 			t.Errorf("Q weights after one step %v, want (0.99, 0, 0.01, 1.01)", w)
 			break
 		}
@@ -240,7 +240,7 @@ func TestTargets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !near(float64(ret[0]), tc.want, 1e-6) {
+		if !scalar.EqualWithinAbs(float64(ret[0]), tc.want, 1e-6) {
 			t.Errorf("τ = %v, terminated %v: return %v, want %v", tc.tau, tc.term, ret[0], tc.want)
 		}
 	}
@@ -287,7 +287,7 @@ func TestTargetUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, w := range weights(target) {
-		if want := 0.25*float64(weights(q)[i]) + 0.75*float64(before[i]); !near(float64(w), want, 1e-6) {
+		if want := 0.25*float64(weights(q)[i]) + 0.75*float64(before[i]); !scalar.EqualWithinAbs(float64(w), want, 1e-6) {
 			t.Errorf("soft-updated target %v: element %d is %v, want %v", weights(target), i, w, want)
 		}
 	}

@@ -3,9 +3,10 @@ package dqn_test
 import (
 	"bytes"
 	"errors"
-	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/algotest"
@@ -23,8 +24,6 @@ func linearNet(w ...[]float32) policy.ObsNet { return policy.ObsNet{Layer: algot
 func weights(p policy.Network) []float32 {
 	return p.Params()[0].Tensor.Data()
 }
-
-func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 // TestLoss checks the loss of one update and the direction of Adam's first
 // step on a tiny fixed batch, by hand.
@@ -76,7 +75,7 @@ func TestLoss(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !near(stats["loss"], tc.want, 1e-6) {
+			if !scalar.EqualWithinAbs(stats["loss"], tc.want, 1e-6) {
 				t.Errorf("loss %v, want %v", stats["loss"], tc.want)
 			}
 			if tc.name != "mse" {
@@ -84,7 +83,7 @@ func TestLoss(t *testing.T) {
 			}
 			w := weights(net)
 			for i, want := range []float64{0.99, 0, 0.01, 1.01} {
-				if !near(float64(w[i]), want, 1e-6) {
+				if !scalar.EqualWithinAbs(float64(w[i]), want, 1e-6) {
 					t.Errorf("weights after one step %v, want (0.99, 0, 0.01, 1.01)", w)
 					break
 				}
@@ -167,7 +166,7 @@ func TestTargets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !near(float64(ret[0]), tc.want, 1e-6) {
+			if !scalar.EqualWithinAbs(float64(ret[0]), tc.want, 1e-6) {
 				t.Errorf("return %v, want %v", ret[0], tc.want)
 			}
 		})
@@ -218,7 +217,7 @@ func TestTargetUpdates(t *testing.T) {
 		}
 		for i, w := range weights(target) {
 			want := 0.25*float64(weights(net)[i]) + 0.75*float64(before[i])
-			if !near(float64(w), want, 1e-6) {
+			if !scalar.EqualWithinAbs(float64(w), want, 1e-6) {
 				t.Errorf("soft-updated target %v: element %d is %v, want %v", weights(target), i, w, want)
 			}
 		}
@@ -273,7 +272,7 @@ func TestPrioritized(t *testing.T) {
 	if err := d.Postprocess(b, buf, idx); err != nil {
 		t.Fatal(err)
 	}
-	if got := buf.Beta(); !near(got, 0.75, 1e-12) {
+	if got := buf.Beta(); !scalar.EqualWithinAbs(got, 0.75, 1e-12) {
 		t.Errorf("β after 50 of 100 steps = %v, want 0.75", got)
 	}
 	if err := buf.SetBeta(1); err != nil {
@@ -287,7 +286,7 @@ func TestPrioritized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(w[0]/w[1], 3, 1e-5) {
+	if !scalar.EqualWithinAbs(w[0]/w[1], 3, 1e-5) {
 		t.Errorf("weights %v: ratio %v, want 3 (priorities 1 and 3)", w, w[0]/w[1])
 	}
 }
@@ -306,7 +305,7 @@ func TestSchedule(t *testing.T) {
 		want  float64
 	}{{0, 1}, {500, 0.55}, {1000, 0.1}, {5000, 0.1}} {
 		d.Schedule(tc.steps)
-		if tr, te := q.Eps(); !near(tr, tc.want, 1e-12) || te != 0.05 {
+		if tr, te := q.Eps(); !scalar.EqualWithinAbs(tr, tc.want, 1e-12) || te != 0.05 {
 			t.Errorf("after %d steps ε = %v, %v; want %v, 0.05", tc.steps, tr, te, tc.want)
 		}
 	}

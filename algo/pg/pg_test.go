@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/floats/scalar"
+
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/pg"
@@ -19,8 +21,6 @@ import (
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
-
-func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 // linearPG returns a PG whose policy is logits = W·s over two actions, W
 // given by rows, trained with Adam at lr 0.01 on the whole batch.
@@ -65,11 +65,11 @@ func TestLoss(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(stats["loss"], -0.033311, 1e-6) {
+	if !scalar.EqualWithinAbs(stats["loss"], -0.033311, 1e-6) {
 		t.Errorf("loss %v, want −0.033311", stats["loss"])
 	}
 	for i, want := range []float64{1.01, 0.01, -0.01, -0.01} {
-		if got := lin.Weight.Data()[i]; !near(float64(got), want, 1e-6) {
+		if got := lin.Weight.Data()[i]; !scalar.EqualWithinAbs(float64(got), want, 1e-6) {
 			t.Errorf("weights after one step %v, want (1.01, 0.01, −0.01, −0.01)", lin.Weight.Data())
 			break
 		}
@@ -124,7 +124,7 @@ func TestReturns(t *testing.T) {
 	check := func(name string, got []float32, want ...float64) {
 		t.Helper()
 		for i := range want {
-			if !near(float64(got[i]), want[i], 1e-5) {
+			if !scalar.EqualWithinAbs(float64(got[i]), want[i], 1e-5) {
 				t.Errorf("%s: returns %v, want %v", name, got, want)
 				return
 			}
@@ -134,7 +134,7 @@ func TestReturns(t *testing.T) {
 	cfg.Gamma = 0.5
 	p, _ := linearPG(t, cfg, []float32{0, 0}, []float32{0, 0})
 	check("first, standardized", returns(p, []float64{1, 1, 1}, true), 1.75, 1.5, 1)
-	if s := p.Counters.Returns; !near(s.Mean, 1.416667, 1e-6) || !near(s.Var, 0.097222, 1e-6) || s.Count != 3 {
+	if s := p.Counters.Returns; !scalar.EqualWithinAbs(s.Mean, 1.416667, 1e-6) || !scalar.EqualWithinAbs(s.Var, 0.097222, 1e-6) || s.Count != 3 {
 		t.Errorf("statistics %+v, want mean 1.416667, var 0.097222, count 3", s)
 	}
 	check("unfinished, standardized", returns(p, []float64{1, 1}, false), 1.403121, 0.935414)
@@ -166,7 +166,7 @@ func TestRunningMeanStd(t *testing.T) {
 		for _, v := range all {
 			ss += (v - mean) * (v - mean)
 		}
-		if !near(r.Mean, mean, 1e-12) || !near(r.Var, ss/float64(len(all)), 1e-12) || r.Count != int64(len(all)) {
+		if !scalar.EqualWithinAbs(r.Mean, mean, 1e-12) || !scalar.EqualWithinAbs(r.Var, ss/float64(len(all)), 1e-12) || r.Count != int64(len(all)) {
 			t.Errorf("after %v: %+v, want mean %v var %v count %d", all, r, mean, ss/float64(len(all)), len(all))
 		}
 	}
@@ -195,15 +195,15 @@ func TestNormalHead(t *testing.T) {
 		t.Fatal(err)
 	}
 	lp := d.LogProb(tensor.MustFromSlice([]float32{1, 1}, 1, 2))
-	if lp.NDim() != 1 || lp.Dim(0) != 1 || !near(float64(lp.Data()[0]), -3.031024, 1e-5) {
+	if lp.NDim() != 1 || lp.Dim(0) != 1 || !scalar.EqualWithinAbs(float64(lp.Data()[0]), -3.031024, 1e-5) {
 		t.Errorf("log p = %v, want [−3.031024]", lp)
 	}
 	ent := d.(interface{ Entropy() *tensor.Tensor }).Entropy()
-	if !near(float64(ent.Data()[0]), 3.531024, 1e-5) {
+	if !scalar.EqualWithinAbs(float64(ent.Data()[0]), 3.531024, 1e-5) {
 		t.Errorf("entropy %v, want 3.531024", ent.Data())
 	}
 	tp.Backward(tp.Sum(lp))
-	if g := h.LogStd.Grad(); !near(float64(g[0]), 0, 1e-5) || !near(float64(g[1]), -1, 1e-5) {
+	if g := h.LogStd.Grad(); !scalar.EqualWithinAbs(float64(g[0]), 0, 1e-5) || !scalar.EqualWithinAbs(float64(g[1]), -1, 1e-5) {
 		t.Errorf("∂log p/∂log σ = %v, want (0, −1)", g)
 	}
 	if ps := h.Params(); len(ps) != 1 || ps[0].Name != "log_std" {
@@ -383,7 +383,7 @@ func TestNet(t *testing.T) {
 			for k := range 8 {
 				dot += float64(w[i*8+k]) * float64(w[j*8+k])
 			}
-			if want := map[bool]float64{true: 1, false: 0}[i == j]; !near(dot, want, 1e-5) {
+			if want := map[bool]float64{true: 1, false: 0}[i == j]; !scalar.EqualWithinAbs(dot, want, 1e-5) {
 				t.Fatalf("trunk.2.weight rows %d·%d = %v, want %v", i, j, dot, want)
 			}
 		}
@@ -626,7 +626,7 @@ func TestSchedule(t *testing.T) {
 		want  float64
 	}{{0, 0.01}, {250, 0.0075}, {1000, 0}, {5000, 0}} {
 		p.Schedule(tc.steps)
-		if got := p.Opt.LR(); !near(got, tc.want, 1e-12) {
+		if got := p.Opt.LR(); !scalar.EqualWithinAbs(got, tc.want, 1e-12) {
 			t.Errorf("after %d steps lr = %v, want %v", tc.steps, got, tc.want)
 		}
 	}

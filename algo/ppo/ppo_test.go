@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/floats/scalar"
+
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/pg"
@@ -18,8 +20,6 @@ import (
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
 )
-
-func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 // TestLoss checks PPO's losses on tiny fixed batches by hand. The actor's
 // logits and the critic's values are 0, so π(a|s) = ½ for both actions,
@@ -81,7 +81,7 @@ func TestLoss(t *testing.T) {
 			}
 			want := map[string]float64{"clip_loss": tc.clip, "vf_loss": tc.vf, "entropy": math.Ln2, "loss": tc.clip + 0.5*tc.vf}
 			for k, w := range want {
-				if !near(stats[k], w, 1e-5) {
+				if !scalar.EqualWithinAbs(stats[k], w, 1e-5) {
 					t.Errorf("%s = %v, want %v", k, stats[k], w)
 				}
 			}
