@@ -2,6 +2,7 @@ package batch
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gorl/gorl/nd"
 )
@@ -187,22 +188,10 @@ func probe(o op, x *nd.Array, y any) error {
 	if err != nil {
 		return err
 	}
-	if !sameInts(s, x.Shape()) {
+	if !slices.Equal(s, x.Shape()) {
 		return &nd.Error{Kind: nd.ErrShape, Msg: fmt.Sprintf("nd: operand of shape %v does not broadcast to the array's shape %v", ya.Shape(), x.Shape())}
 	}
 	return o.inplace(z, nd.Zeros(ya.DType()))
-}
-
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func arith(o op, x *Batch, y any) (*Batch, error) {

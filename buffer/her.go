@@ -106,8 +106,8 @@ func (c *core) relabel(indices []int, rng *rand.Rand) {
 	}
 	goal, ach := c.herColumn("obs.desired_goal"), c.herColumn("obs.achieved_goal")
 	nextGoal, nextAch := c.herColumn("obs_next.desired_goal"), c.herColumn("obs_next.achieved_goal")
-	if goal == nil || ach == nil || nextAch != nil && (nextGoal == nil || !slicesEqual(nextAch.row, goal.row)) ||
-		!slicesEqual(ach.row, goal.row) || nextGoal != nil && !slicesEqual(nextGoal.row, goal.row) {
+	if goal == nil || ach == nil || nextAch != nil && (nextGoal == nil || !slices.Equal(nextAch.row, goal.row)) ||
+		!slices.Equal(ach.row, goal.row) || nextGoal != nil && !slices.Equal(nextGoal.row, goal.row) {
 		return // no goals of one shape stored (possible only in a crafted file)
 	}
 	// Time order: by sub-buffer, then by age within it.
@@ -306,7 +306,7 @@ func checkGoals(data *batch.Batch) error {
 		}
 		if shape == nil {
 			shape = a.Shape()
-		} else if !slicesEqual(shape, a.Shape()) {
+		} else if !slices.Equal(shape, a.Shape()) {
 			return errorf(ErrType, k, fmt.Sprintf("Add: goals of shapes %v and %v", shape, a.Shape()))
 		}
 	}

@@ -2,6 +2,7 @@ package buffer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gorl/gorl/batch"
@@ -58,7 +59,7 @@ func (c *core) update(other Buffer) ([]int, error) {
 			return nil, err
 		}
 		if col != nil {
-			if !nd.CanCast(p.spec.dt, col.arr.DType()) || !slicesEqual(col.row, p.spec.row) {
+			if !nd.CanCast(p.spec.dt, col.arr.DType()) || !slices.Equal(col.row, p.spec.row) {
 				return nil, errorf(ErrType, p.path, fmt.Sprintf("Update: cannot store %v rows of shape %v into %v rows of shape %v",
 					p.spec.dt, p.spec.row, col.arr.DType(), col.row))
 			}
@@ -117,18 +118,6 @@ func (c *core) update(other Buffer) ([]int, error) {
 		c.prio.init(to)
 	}
 	return to, nil
-}
-
-func slicesEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // columnAt returns the column stored at path, nil if path is free for a

@@ -1,5 +1,7 @@
 package nd
 
+import "slices"
+
 type binOp uint8
 
 const (
@@ -457,7 +459,7 @@ func (a *Array) inplace(op binOp, yv any) error {
 	if ya.ptr == a.ptr && ya.n > 0 {
 		var sb [walkStack]int
 		st, _ := broadcastStrides(ya, a.shape, sb[:])
-		if ya.off != a.off || !equalInts(st, a.strides) {
+		if ya.off != a.off || !slices.Equal(st, a.strides) {
 			ya = ya.Copy() // overlapping but not the same elements
 		}
 	}

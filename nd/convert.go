@@ -3,6 +3,7 @@ package nd
 import (
 	"fmt"
 	"reflect"
+	"slices"
 )
 
 // number is the type set of the numeric element types.
@@ -58,25 +59,13 @@ func CopyTo(dst, src *Array) error {
 		return errorf(ErrCast, "cannot cast array data from dtype %v to %v according to the rule 'same_kind'", src.dt, dst.dt)
 	}
 	if dst.ptr == src.ptr && src.n > 0 {
-		if src.dt == dst.dt && src.off == dst.off && equalInts(sst, dst.strides) {
+		if src.dt == dst.dt && src.off == dst.off && slices.Equal(sst, dst.strides) {
 			return nil // the same elements
 		}
 		src = src.Copy()
 		sst, _ = broadcastStrides(src, dst.shape, buf[:])
 	}
 	return convert(dst, src, sst)
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Copy returns a deep, C-contiguous copy of a (Object elements are copied as
@@ -146,7 +135,7 @@ func convert(dst, src *Array, sst []int) error {
 // copySame copies src into dst, both of the same dtype. Data movement only
 // depends on the element size, so numeric dtypes share four kernels.
 func copySame(dst, src *Array, sst []int) {
-	if dst.IsContiguous() && equalInts(sst, dst.strides) {
+	if dst.IsContiguous() && slices.Equal(sst, dst.strides) {
 		// Same layout, no broadcast: src's elements are contiguous too.
 		copyFlat(dst, dst.off, src, src.off, dst.size)
 		return

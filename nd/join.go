@@ -1,5 +1,7 @@
 package nd
 
+import "slices"
+
 // Stack joins arrays of one shape along a new axis (numpy's stack): the
 // result has shape shape[:axis] + [len(arrs)] + shape[axis:], with axis in
 // [-ndim-1, ndim], and dtype the ResultType of all inputs. It returns an
@@ -30,7 +32,7 @@ func StackTo(dst *Array, axis int, arrs ...*Array) error {
 	if err != nil {
 		return err
 	}
-	if !equalInts(shape, dst.shape) {
+	if !slices.Equal(shape, dst.shape) {
 		panic(errorf(ErrShape, "StackTo: destination shape %s, stacked shape %s", shapeString(dst.shape), shapeString(shape)))
 	}
 	if err := castableTo(dst.dt, arrs); err != nil {
@@ -59,7 +61,7 @@ func stackShape(axis int, arrs []*Array, buf []int) ([]int, DType, error) {
 	}
 	dt := first.dt
 	for i, a := range arrs[1:] {
-		if !equalInts(a.shape, first.shape) {
+		if !slices.Equal(a.shape, first.shape) {
 			return nil, 0, errorf(ErrShape, "all input arrays must have the same shape: array 0 has shape %s, array %d has shape %s", shapeString(first.shape), i+1, shapeString(a.shape))
 		}
 		dt = ResultType(dt, a.dt)
@@ -153,7 +155,7 @@ func ConcatenateTo(dst *Array, axis int, arrs ...*Array) error {
 	if err != nil {
 		return err
 	}
-	if !equalInts(shape, dst.shape) {
+	if !slices.Equal(shape, dst.shape) {
 		panic(errorf(ErrShape, "ConcatenateTo: destination shape %s, concatenated shape %s", shapeString(dst.shape), shapeString(shape)))
 	}
 	if err := castableTo(dst.dt, arrs); err != nil {

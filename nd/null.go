@@ -3,6 +3,7 @@ package nd
 import (
 	"math"
 	"reflect"
+	"slices"
 )
 
 // Equal reports whether a and b have the same dtype, the same shape and the
@@ -10,7 +11,7 @@ import (
 // are compared with reflect.DeepEqual, except that two *Array elements are
 // compared with Equal and two float NaNs are equal.
 func Equal(a, b *Array) bool {
-	if a.dt != b.dt || !equalInts(a.shape, b.shape) {
+	if a.dt != b.dt || !slices.Equal(a.shape, b.shape) {
 		return false
 	}
 	switch {

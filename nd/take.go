@@ -1,5 +1,7 @@
 package nd
 
+import "slices"
+
 // Take returns a new array holding rows of a along axis 0 (numpy's a[rows]
 // for a 1-d int list): shape [len(rows), a.shape[1:]...], a's dtype. A
 // negative row counts from the end. Take panics if a is 0-d or a row is out
@@ -28,7 +30,7 @@ func Take(a *Array, rows []int) *Array {
 // [len(rows), a.shape[1:]...], dst shares memory with a, or a row is out of
 // range (checked before anything is written).
 func TakeTo(dst, a *Array, rows []int) {
-	if len(a.shape) == 0 || dst.dt != a.dt || len(dst.shape) != len(a.shape) || dst.shape[0] != len(rows) || !equalInts(dst.shape[1:], a.shape[1:]) {
+	if len(a.shape) == 0 || dst.dt != a.dt || len(dst.shape) != len(a.shape) || dst.shape[0] != len(rows) || !slices.Equal(dst.shape[1:], a.shape[1:]) {
 		panic(takeShapeError(dst, a, len(rows)))
 	}
 	if dst.ptr == a.ptr && a.n > 0 {

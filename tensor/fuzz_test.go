@@ -2,6 +2,7 @@ package tensor_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/gorl/gorl/tensor"
@@ -233,7 +234,7 @@ func FuzzBroadcast(f *testing.F) {
 			return ravel(idx, s)
 		}
 		y := tp.Mul(a, b)
-		if !equalInts(y.Shape(), out) {
+		if !slices.Equal(y.Shape(), out) {
 			t.Fatalf("%v · %v: shape %v, want %v", sa, sb, y.Shape(), out)
 		}
 		da := make([]float32, len(a.Data()))

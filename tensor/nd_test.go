@@ -2,6 +2,7 @@ package tensor_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/gorl/gorl/nd"
@@ -77,7 +78,7 @@ func TestFromND(t *testing.T) {
 func TestND(t *testing.T) {
 	x := leaf([]float32{1, 2, 3, 4}, 2, 2)
 	a := x.ND()
-	if a.DType() != nd.Float32 || !equalInts(a.Shape(), []int{2, 2}) || a.At(1, 0) != float32(3) {
+	if a.DType() != nd.Float32 || !slices.Equal(a.Shape(), []int{2, 2}) || a.At(1, 0) != float32(3) {
 		t.Fatalf("ND: dtype %v shape %v, a[1,0] = %v", a.DType(), a.Shape(), a.At(1, 0))
 	}
 	nd.Data[float32](a)[0] = 7

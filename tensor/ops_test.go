@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gorl/gorl/tensor"
@@ -13,7 +14,7 @@ func leaf(data []float32, shape ...int) *tensor.Tensor { return tensor.MustFromS
 
 func checkTensor(t *testing.T, name string, got *tensor.Tensor, shape []int, want []float32, tol float64) {
 	t.Helper()
-	if !equalInts(got.Shape(), shape) {
+	if !slices.Equal(got.Shape(), shape) {
 		t.Errorf("%s: shape %v, want %v", name, got.Shape(), shape)
 		return
 	}
@@ -24,18 +25,6 @@ func checkTensor(t *testing.T, name string, got *tensor.Tensor, shape []int, wan
 			return
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestForward checks each operation's values on small inputs. Expected values
@@ -144,10 +133,10 @@ func TestForward(t *testing.T) {
 // inputs.
 func TestArgMaxTo(t *testing.T) {
 	q := leaf([]float32{1, 3, 2, 5, 5, 0}, 2, 3)
-	if got := tensor.ArgMaxTo(make([]int, 2), q, 1); !equalInts(got, []int{1, 0}) {
+	if got := tensor.ArgMaxTo(make([]int, 2), q, 1); !slices.Equal(got, []int{1, 0}) {
 		t.Errorf("ArgMaxTo axis 1 = %v, want [1 0] (ties go to the first)", got)
 	}
-	if got := tensor.ArgMaxTo(make([]int, 3), q, 0); !equalInts(got, []int{1, 1, 0}) {
+	if got := tensor.ArgMaxTo(make([]int, 3), q, 0); !slices.Equal(got, []int{1, 1, 0}) {
 		t.Errorf("ArgMaxTo axis 0 = %v, want [1 1 0]", got)
 	}
 	expectPanic(t, "ArgMaxTo short dst", tensor.ErrShape, func() { tensor.ArgMaxTo(make([]int, 1), q, 1) })
@@ -221,7 +210,7 @@ func TestFromSliceErrors(t *testing.T) {
 		t.Errorf("FromSlice with a negative dimension: error %v, want ErrShape", err)
 	}
 	x, err := tensor.FromSlice([]float32{1, 2, 3})
-	if err != nil || !equalInts(x.Shape(), []int{3}) {
+	if err != nil || !slices.Equal(x.Shape(), []int{3}) {
 		t.Errorf("FromSlice without shape: %v, %v; want shape [3]", x, err)
 	}
 }
@@ -241,7 +230,7 @@ func TestConv2dNaive(t *testing.T) {
 				tp.Reset()
 				y := tp.Conv2d(x, f, b, stride, pad)
 				oh, ow := (h+2*pad-k)/stride+1, (w+2*pad-k)/stride+1
-				if got := y.Shape(); !equalInts(got, []int{n, oc, oh, ow}) {
+				if got := y.Shape(); !slices.Equal(got, []int{n, oc, oh, ow}) {
 					t.Fatalf("k=%d stride=%d pad=%d: shape %v", k, stride, pad, got)
 				}
 				xd, fd, yd := x.Data(), f.Data(), y.Data()
