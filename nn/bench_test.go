@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/tensor"
@@ -22,19 +23,6 @@ var sink *tensor.Tensor
 func blasTag() string {
 	name, _, _ := strings.Cut(tensor.BLASName(), " ")
 	return "blas=" + name
-}
-
-// measure runs body b.N times after a warm-up call, reporting allocations and
-// the CPU time per operation besides the wall-clock time.
-func measure(b *testing.B, body func()) {
-	body()
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := cpuTime()
-	for i := 0; i < b.N; i++ {
-		body()
-	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkMLPInference acts with the 4→128→128→2 MLP (CartPole DQN) on a
@@ -53,7 +41,7 @@ func BenchmarkMLPInference(b *testing.B) {
 			x.FillNormal(rng, 0, 1)
 			var tp tensor.Tape
 			tp.SetGradEnabled(false)
-			measure(b, func() {
+			cputime.Measure(b, func() {
 				tp.Reset()
 				sink = q.Forward(&tp, x)
 			})
@@ -73,7 +61,7 @@ func BenchmarkNatureCNNInference(b *testing.B) {
 		x.FillUniform(rng, 0, 255)
 		var tp tensor.Tape
 		tp.SetGradEnabled(false)
-		measure(b, func() {
+		cputime.Measure(b, func() {
 			tp.Reset()
 			sink = q.Forward(&tp, x)
 		})
@@ -96,7 +84,7 @@ func BenchmarkSoftUpdate(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(4 * tc.src.Count()))
-			measure(b, func() {
+			cputime.Measure(b, func() {
 				if err := nn.SoftUpdate(tc.dst, tc.src, 0.005); err != nil {
 					b.Fatal(err)
 				}
@@ -112,7 +100,7 @@ func BenchmarkSaveLoad(b *testing.B) {
 	var buf bytes.Buffer
 	b.Run("save", func(b *testing.B) {
 		b.SetBytes(int64(4 * ps.Count()))
-		measure(b, func() {
+		cputime.Measure(b, func() {
 			buf.Reset()
 			if err := nn.Save(&buf, ps, nil); err != nil {
 				b.Fatal(err)
@@ -121,7 +109,7 @@ func BenchmarkSaveLoad(b *testing.B) {
 	})
 	b.Run("load", func(b *testing.B) {
 		b.SetBytes(int64(4 * ps.Count()))
-		measure(b, func() {
+		cputime.Measure(b, func() {
 			if _, err := nn.Load(bytes.NewReader(buf.Bytes()), ps); err != nil {
 				b.Fatal(err)
 			}
@@ -149,7 +137,7 @@ func BenchmarkRecurrentCells(b *testing.B) {
 	} {
 		b.Run(blasTag()+"/"+tc.name, func(b *testing.B) {
 			var tp tensor.Tape
-			measure(b, func() {
+			cputime.Measure(b, func() {
 				tp.Reset()
 				tp.Backward(tp.Mean(tc.f(&tp)))
 			})
@@ -188,7 +176,7 @@ func BenchmarkCaller(b *testing.B) {
 			var tp tensor.Tape
 			tp.SetGradEnabled(false)
 			m := &actor{q}
-			measure(b, func() {
+			cputime.Measure(b, func() {
 				tp.Reset()
 				out, err := c.Call(&tp, m, data)
 				if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/tensor"
 )
 
@@ -29,14 +30,7 @@ func measure(b *testing.B, body func()) {
 	if b.N == 1 {
 		b.Logf("BLAS: %s", tensor.BLASName())
 	}
-	body()
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := cpuTime()
-	for i := 0; i < b.N; i++ {
-		body()
-	}
-	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	cputime.Measure(b, body)
 }
 
 func randInput(rng *rand.Rand, shape ...int) *tensor.Tensor {

@@ -294,36 +294,25 @@ func TestTensorInBatch(t *testing.T) {
 }
 
 func ExampleTensor_Index() {
-	// Seed 002's Batch(obs={'index': np.zeros((2, 3))}, act=torch.zeros((2, 2))):
-	// an nd array and an autodiff tensor in one Batch.
-	data := batch.MustNew(
-		"obs", map[string]any{"index": nd.Zeros(nd.Float64, 2, 3)},
-		"act", tensor.New(2, 2),
-	)
-	// Seed 002's data[:, 1] += 6. Batch's in-place arithmetic does not
-	// reach custom leaves (it returns an error for them), so the arrays go
-	// through a Batch view and the tensor is written through its data.
-	obs, _ := data.Batch("obs")
-	if err := obs.Index(nd.All(), nd.I(1)).Add(6); err != nil {
-		fmt.Println(err)
+	// A Batch indexes a tensor leaf like its arrays: data[-1] takes the
+	// last row of each, and both rows are views of the stored data.
+	act, err := tensor.FromSlice([]float32{0, 1, 2, 3}, 2, 2)
+	if err != nil {
+		panic(err)
 	}
-	v, _ := data.Get("act")
-	act := v.(*tensor.Tensor)
-	for r := 0; r < act.Dim(0); r++ {
-		act.Data()[r*act.Dim(1)+1] += 6
+	obs, err := nd.FromSlice([]float64{0, 1, 2, 3, 4, 5}, 2, 3)
+	if err != nil {
+		panic(err)
 	}
-
-	// data[-1] indexes the array and the tensor alike; both rows are views.
+	data := batch.MustNew("obs", obs, "act", act)
 	last := data.Index(nd.I(-1))
 	fmt.Println(last)
-	v, _ = last.Get("act")
+	v, _ := last.Get("act")
 	fmt.Println("view of the tensor:", &v.(*tensor.Tensor).Data()[0] == &act.Data()[2])
 	// Output:
 	// Batch(
-	//     obs: Batch(
-	//              index: array([0., 6., 0.]),
-	//          ),
-	//     act: [0 6],
+	//     obs: array([3., 4., 5.]),
+	//     act: [2 3],
 	// )
 	// view of the tensor: true
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/gorl/gorl/internal/cputime"
 )
 
 // naiveGemm is the float64 textbook definition the fast paths are checked
@@ -243,13 +245,12 @@ func BenchmarkGemm(b *testing.B) {
 			}{{"lib", gemm}, {"go", smallGemm}} {
 				b.Run(fmt.Sprintf("%s/tA=%v/tB=%v/%s", s.name, tA, tB, impl.name), func(b *testing.B) {
 					b.ReportAllocs()
-					start := cpuTime()
+					// CPU time is robust to other processes sharing the
+					// machine; wall time is not.
+					defer cputime.Start(b).Report()
 					for i := 0; i < b.N; i++ {
 						impl.f(tA, tB, s.m, s.n, s.k, 1, x, lda, y, ldb, 0, z, s.n)
 					}
-					// CPU time is robust to other processes sharing the
-					// machine; wall time is not.
-					b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 				})
 			}
 		}

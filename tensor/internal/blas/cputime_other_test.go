@@ -1,8 +1,0 @@
-//go:build !unix
-
-package blas
-
-import "time"
-
-// cpuTime is not measured on this platform; the cpu-ns/op metric reads 0.
-func cpuTime() time.Duration { return 0 }
