@@ -6,6 +6,7 @@ import (
 	"image"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -139,7 +140,7 @@ func checkChains(t *testing.T, b *buffer.Vector, envs, size int, abandoned bool)
 			if i+1 < len(rows) {
 				want := r.next
 				if r.done {
-					want = strings.Join([]string{itoa(sub), itoa(ep + 1), "0"}, ".")
+					want = strings.Join([]string{strconv.Itoa(sub), strconv.Itoa(ep + 1), "0"}, ".")
 				}
 				var id3, ep3, st3 int
 				parse3(rows[i+1].obs, &id3, &ep3, &st3)

@@ -4,17 +4,17 @@ import (
 	"context"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"testing"
 
-	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/collector"
 	"github.com/gorl/gorl/env"
 	_ "github.com/gorl/gorl/env/classic" // registers CartPole-v1
 	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/internal/cputime"
-	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
+	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
 
@@ -109,7 +109,7 @@ func runCollect(b *testing.B, collect func(context.Context, collector.Request) (
 // Tianshou 2.0.1: 3.4k / 9.8k / 15.1k steps/s.
 func BenchmarkCollectRandom(b *testing.B) {
 	for _, n := range []int{1, 4, 8} {
-		b.Run(itoa(n), func(b *testing.B) {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			benchCollect(b, cartPoles(b, n, vector.NewSync), nil, true)
 		})
 	}
@@ -119,7 +119,7 @@ func BenchmarkCollectRandom(b *testing.B) {
 // reused (fixedPolicy): the collector's own cost per step, 1 and 8 envs.
 func BenchmarkCollectPolicy(b *testing.B) {
 	for _, n := range []int{1, 8} {
-		b.Run(itoa(n), func(b *testing.B) {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			benchCollect(b, cartPoles(b, n, vector.NewSync), &fixedPolicy{}, false)
 		})
 	}
@@ -160,62 +160,27 @@ func BenchmarkAsyncCollect(b *testing.B) {
 	runCollect(b, c.Collect, req)
 }
 
-// mlpPolicy is an ε-greedy Q policy over an MLP 4→64→64→2, acting on a
-// no-grad tape that is reset every call: the benchmark's stand-in for the
-// policy package.
-type mlpPolicy struct {
-	net  *nn.MLP
-	tape tensor.Tape
-	eps  float64
-	rng  *rand.Rand
-	in   *nd.Array // the observations the input tensor x wraps
-	x    *tensor.Tensor
-}
-
-func newMLPPolicy(tb testing.TB, eps float64) *mlpPolicy {
+// newMLPPolicy returns the ε-greedy Q policy (policy.Q, DQN's) over an
+// MLP 4→64→64→2 for CartPole, exploring with ε while the training-step
+// flag is on, as a trainer collects.
+func newMLPPolicy(tb testing.TB, eps float64) *policy.Q {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(3, 4))
 	net, err := nn.NewMLP(nn.MLPConfig{In: 4, Hidden: []int{64, 64}, Out: 2}, rng)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p := &mlpPolicy{net: net, eps: eps, rng: rng}
-	p.tape.SetGradEnabled(false)
-	return p
-}
-
-func (p *mlpPolicy) Act(dst, obs *batch.Batch, _ any, explore bool) error {
-	o, err := obs.Array("obs")
+	space, err := env.NewDiscrete(2, 0) // CartPole's actions
 	if err != nil {
-		return err
+		tb.Fatal(err)
 	}
-	k := o.Dim(0)
-	if o != p.in { // the collector hands the same array for the same envs
-		if p.x, err = tensor.FromSlice(nd.Data[float32](o), k, 4); err != nil {
-			return err
-		}
-		p.in = o
+	p, err := policy.NewQ(policy.ObsNet{Layer: net}, space, rng)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	p.tape.Reset()
-	q := p.net.Forward(&p.tape, p.x).Data()
-	act := arrayIn(dst, "act", nd.Int64, k)
-	a := nd.Data[int64](act)
-	for i := range a {
-		if explore && p.rng.Float64() < p.eps {
-			a[i] = p.rng.Int64N(2)
-			continue
-		}
-		a[i] = 0
-		if q[2*i+1] > q[2*i] {
-			a[i] = 1
-		}
+	if err := p.SetEps(eps, 0); err != nil {
+		tb.Fatal(err)
 	}
-	return nil
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + itoa(n%10)
+	p.SetTrainingStep(true)
+	return p
 }
