@@ -120,8 +120,12 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	var s *session
 	setup.OnEpoch = func(e trainer.EpochStats) {
+		test := meanStd(e.TestReturn, e.TestStd)
+		if math.IsNaN(e.TestReturn) && e.BestEpoch == e.Epoch {
+			test = "not run (the test during training reached the stop)"
+		}
 		fmt.Fprintf(stdout, "epoch %d: test return %s, best %.1f (epoch %d); %d env steps, %d updates, %v\n",
-			e.Epoch, meanStd(e.TestReturn, e.TestStd), e.BestReturn, e.BestEpoch, e.EnvSteps, e.GradientSteps, e.Duration.Round(time.Millisecond))
+			e.Epoch, test, e.BestReturn, e.BestEpoch, e.EnvSteps, e.GradientSteps, e.Duration.Round(time.Millisecond))
 		if err := savePolicy(filepath.Join(*logdir, lastFile), rc, s.alg.Policy()); err != nil {
 			fmt.Fprintln(stderr, "gorl: saving the last policy:", err)
 		}
