@@ -1,14 +1,17 @@
 package algotest
 
 import (
+	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/collector"
 	"github.com/gorl/gorl/env"
 	_ "github.com/gorl/gorl/env/classic" // registers CartPole-v1
+	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/tensor"
@@ -145,6 +148,34 @@ func CartPoles(t testing.TB, n int) []env.Env {
 		es[i] = e
 	}
 	return es
+}
+
+// RandomCartPoleData returns a Vector buffer of 2 sub-buffers holding
+// steps transitions that a collector gathered with random actions from two
+// CartPole-v1 envs seeded seed and seed+1: offline training data.
+func RandomCartPoleData(t testing.TB, steps int, seed uint64) buffer.Buffer {
+	t.Helper()
+	buf, err := buffer.NewVector(buffer.Config{Size: steps + 2}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vec, err := vector.NewSync(CartPoles(t, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vec.Close()
+	c, err := collector.New(collector.Config{Env: vec, Buffer: buf, Rand: rand.New(rand.NewPCG(seed, 1))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.Reset(ctx, []env.Seed{env.SeedOf(seed), env.SeedOf(seed + 1)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Collect(ctx, collector.Request{NStep: steps, Random: true}); err != nil {
+		t.Fatal(err)
+	}
+	return buf
 }
 
 // BLASTag names the BLAS the tensor package runs on, as the name of a

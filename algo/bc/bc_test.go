@@ -17,12 +17,9 @@ import (
 	"github.com/gorl/gorl/algo/bc"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
-	"github.com/gorl/gorl/collector"
 	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
-	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/trainer"
 )
@@ -236,37 +233,6 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// randomData fills a Vector buffer of 2 sub-buffers with steps CartPole
-// transitions of random actions.
-func randomData(t testing.TB, steps int, seed uint64) buffer.Buffer {
-	t.Helper()
-	buf, err := buffer.NewVector(buffer.Config{Size: steps + 2}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vec, err := vector.NewSync(algotest.CartPoles(t, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer vec.Close()
-	pol, err := bc.New(bc.DefaultConfig(), vec.ObservationSpace(), vec.ActionSpace(), rand.New(rand.NewPCG(seed, 0)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := collector.New(collector.Config{Env: vec, Policy: pol.Policy(), Buffer: buf, Rand: rand.New(rand.NewPCG(seed, 1))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := c.Reset(ctx, []env.Seed{env.SeedOf(seed), env.SeedOf(seed + 1)}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Collect(ctx, collector.Request{NStep: steps, Random: true}); err != nil {
-		t.Fatal(err)
-	}
-	return buf
-}
-
 // offline builds a BC on CartPole and an offline trainer for it over buf.
 func offline(t *testing.T, seed uint64, epochs int, buf buffer.Buffer, checkpoint string, onEpoch func(trainer.EpochStats)) (*trainer.Trainer, *bc.BC) {
 	t.Helper()
@@ -286,21 +252,12 @@ func offline(t *testing.T, seed uint64, epochs int, buf buffer.Buffer, checkpoin
 	return tr, b
 }
 
-func sameParams(t *testing.T, what string, a, b nn.Params) {
-	t.Helper()
-	for i := range a {
-		if !a[i].Tensor.Equal(b[i].Tensor) {
-			t.Errorf("%s: parameter %s differs", what, a[i].Name)
-		}
-	}
-}
-
 // TestDeterminism trains twice offline from the same seed and data and
 // compares every parameter bit for bit and the test returns; another seed
 // must give other parameters.
 func TestDeterminism(t *testing.T) {
 	ctx := context.Background()
-	data := randomData(t, 600, 1)
+	data := algotest.RandomCartPoleData(t, 600, 1)
 	run := func(seed uint64) (*bc.BC, trainer.Result) {
 		tr, b := offline(t, seed, 2, data, "", nil)
 		defer tr.Close()
@@ -313,7 +270,9 @@ func TestDeterminism(t *testing.T) {
 	a, ra := run(7)
 	b, rb := run(7)
 	c, _ := run(8)
-	sameParams(t, "two runs of one seed", a.Network().Params(), b.Network().Params())
+	if !algotest.EqualParams(a.Network().Params(), b.Network().Params()) {
+		t.Error("two runs of one seed: the parameters differ")
+	}
 	if ra.BestReturn != rb.BestReturn || ra.GradientSteps != 50 || rb.GradientSteps != 50 {
 		t.Errorf("two runs of one seed: %+v and %+v", ra, rb)
 	}
@@ -328,7 +287,7 @@ func TestDeterminism(t *testing.T) {
 func TestResume(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	data := randomData(t, 600, 2)
+	data := algotest.RandomCartPoleData(t, 600, 2)
 	var whole, resumed []trainer.EpochStats
 	full, bFull := offline(t, 3, 4, data, "", func(s trainer.EpochStats) { whole = append(whole, s) })
 	defer full.Close()
@@ -362,7 +321,9 @@ func TestResume(t *testing.T) {
 			t.Errorf("epoch %d: resumed %+v, uninterrupted %+v", s.Epoch, s, w)
 		}
 	}
-	sameParams(t, "after resuming", bFull.Network().Params(), bRest.Network().Params())
+	if !algotest.EqualParams(bFull.Network().Params(), bRest.Network().Params()) {
+		t.Error("after resuming: the parameters differ")
+	}
 	if bFull.Updates() != bRest.Updates() {
 		t.Errorf("updates %d and %d", bFull.Updates(), bRest.Updates())
 	}
@@ -371,7 +332,7 @@ func TestResume(t *testing.T) {
 // TestSaveLoad saves a BC during training, loads the state into a fresh BC,
 // and checks that both continue identically; another network is refused.
 func TestSaveLoad(t *testing.T) {
-	data := randomData(t, 300, 4)
+	data := algotest.RandomCartPoleData(t, 300, 4)
 	probe := algotest.CartPoles(t, 1)[0]
 	mk := func(seed uint64, hidden ...int) *bc.BC {
 		cfg := bc.DefaultConfig()
@@ -410,7 +371,9 @@ func TestSaveLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sameParams(t, "after loading", b.Network().Params(), fresh.Network().Params())
+	if !algotest.EqualParams(b.Network().Params(), fresh.Network().Params()) {
+		t.Error("after loading: the parameters differ")
+	}
 	if err := mk(1, 8).Load(bytes.NewReader(state.Bytes())); !errors.Is(err, algo.ErrState) {
 		t.Errorf("loading into another network: %v, want ErrState", err)
 	}
@@ -422,7 +385,7 @@ func TestUpdateAllocations(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
-	data := randomData(t, 300, 5)
+	data := algotest.RandomCartPoleData(t, 300, 5)
 	probe := algotest.CartPoles(t, 1)[0]
 	b, err := bc.New(bc.DefaultConfig(), probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(1, 1)))
 	if err != nil {

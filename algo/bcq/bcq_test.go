@@ -17,12 +17,8 @@ import (
 	"github.com/gorl/gorl/algo/bcq"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
-	"github.com/gorl/gorl/collector"
-	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
-	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 	"github.com/gorl/gorl/trainer"
@@ -379,37 +375,6 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// randomData fills a Vector buffer of 2 sub-buffers with steps CartPole
-// transitions of random actions.
-func randomData(t testing.TB, steps int, seed uint64) buffer.Buffer {
-	t.Helper()
-	buf, err := buffer.NewVector(buffer.Config{Size: steps + 2}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vec, err := vector.NewSync(algotest.CartPoles(t, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer vec.Close()
-	b, err := bcq.New(bcq.DefaultConfig(), vec.ObservationSpace(), vec.ActionSpace(), rand.New(rand.NewPCG(seed, 0)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := collector.New(collector.Config{Env: vec, Policy: b.Policy(), Buffer: buf, Rand: rand.New(rand.NewPCG(seed, 1))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := c.Reset(ctx, []env.Seed{env.SeedOf(seed), env.SeedOf(seed + 1)}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Collect(ctx, collector.Request{NStep: steps, Random: true}); err != nil {
-		t.Fatal(err)
-	}
-	return buf
-}
-
 // offline builds a small BCQ on CartPole and an offline trainer for it over
 // buf, testing with exploration (the policy's random source takes part).
 func offline(t *testing.T, seed uint64, epochs int, buf buffer.Buffer, checkpoint string, onEpoch func(trainer.EpochStats)) (*trainer.Trainer, *bcq.BCQ) {
@@ -432,21 +397,12 @@ func offline(t *testing.T, seed uint64, epochs int, buf buffer.Buffer, checkpoin
 	return tr, b
 }
 
-func sameParams(t *testing.T, what string, a, b nn.Params) {
-	t.Helper()
-	for i := range a {
-		if !a[i].Tensor.Equal(b[i].Tensor) {
-			t.Errorf("%s: parameter %s differs", what, a[i].Name)
-		}
-	}
-}
-
 // TestDeterminism trains twice offline from the same seed and data and
 // compares every parameter bit for bit and the test returns; another seed
 // must give other parameters.
 func TestDeterminism(t *testing.T) {
 	ctx := context.Background()
-	data := randomData(t, 600, 1)
+	data := algotest.RandomCartPoleData(t, 600, 1)
 	run := func(seed uint64) (*bcq.BCQ, trainer.Result) {
 		tr, b := offline(t, seed, 2, data, "", nil)
 		defer tr.Close()
@@ -459,8 +415,12 @@ func TestDeterminism(t *testing.T) {
 	a, ra := run(7)
 	b, rb := run(7)
 	c, _ := run(8)
-	sameParams(t, "two runs of one seed", a.Policy().Params(), b.Policy().Params())
-	sameParams(t, "two runs of one seed (target)", a.Target().Params(), b.Target().Params())
+	if !algotest.EqualParams(a.Policy().Params(), b.Policy().Params()) {
+		t.Error("two runs of one seed: the parameters differ")
+	}
+	if !algotest.EqualParams(a.Target().Params(), b.Target().Params()) {
+		t.Error("two runs of one seed (target): the parameters differ")
+	}
 	if ra.BestReturn != rb.BestReturn || ra.GradientSteps != 50 || rb.GradientSteps != 50 {
 		t.Errorf("two runs of one seed: %+v and %+v", ra, rb)
 	}
@@ -477,7 +437,7 @@ func TestDeterminism(t *testing.T) {
 func TestResume(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	data := randomData(t, 600, 2)
+	data := algotest.RandomCartPoleData(t, 600, 2)
 	var whole, resumed []trainer.EpochStats
 	full, bFull := offline(t, 3, 4, data, "", func(s trainer.EpochStats) { whole = append(whole, s) })
 	defer full.Close()
@@ -511,15 +471,19 @@ func TestResume(t *testing.T) {
 			t.Errorf("epoch %d: resumed %+v, uninterrupted %+v", s.Epoch, s, w)
 		}
 	}
-	sameParams(t, "after resuming", bFull.Policy().Params(), bRest.Policy().Params())
-	sameParams(t, "after resuming (target)", bFull.Target().Params(), bRest.Target().Params())
+	if !algotest.EqualParams(bFull.Policy().Params(), bRest.Policy().Params()) {
+		t.Error("after resuming: the parameters differ")
+	}
+	if !algotest.EqualParams(bFull.Target().Params(), bRest.Target().Params()) {
+		t.Error("after resuming (target): the parameters differ")
+	}
 }
 
 // TestSaveLoad saves a BCQ during training, loads the state into a fresh
 // BCQ, and checks that both continue identically, acting included; another
 // network is refused.
 func TestSaveLoad(t *testing.T) {
-	data := randomData(t, 300, 4)
+	data := algotest.RandomCartPoleData(t, 300, 4)
 	probe := algotest.CartPoles(t, 1)[0]
 	mk := func(seed uint64, hidden ...int) *bcq.BCQ {
 		cfg := bcq.DefaultConfig()
@@ -560,8 +524,12 @@ func TestSaveLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sameParams(t, "after loading", b.Policy().Params(), fresh.Policy().Params())
-	sameParams(t, "after loading (target)", b.Target().Params(), fresh.Target().Params())
+	if !algotest.EqualParams(b.Policy().Params(), fresh.Policy().Params()) {
+		t.Error("after loading: the parameters differ")
+	}
+	if !algotest.EqualParams(b.Target().Params(), fresh.Target().Params()) {
+		t.Error("after loading (target): the parameters differ")
+	}
 	obs := batch.MustNew("obs", nd.Zeros(nd.Float32, 64, 4))
 	var o1, o2 batch.Batch
 	if err := b.Policy().Act(&o1, obs, nil, true); err != nil {
@@ -585,7 +553,7 @@ func TestUpdateAllocations(t *testing.T) {
 	if race.Enabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
-	data := randomData(t, 300, 5)
+	data := algotest.RandomCartPoleData(t, 300, 5)
 	probe := algotest.CartPoles(t, 1)[0]
 	cfg := bcq.DefaultConfig()
 	cfg.TargetUpdateFreq = 3

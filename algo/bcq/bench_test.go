@@ -22,7 +22,7 @@ import (
 func BenchmarkUpdate(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
 	b.Run(algotest.BLASTag(), func(b *testing.B) {
-		data := randomData(b, 20_000, 1)
+		data := algotest.RandomCartPoleData(b, 20_000, 1)
 		probe := algotest.CartPoles(b, 1)[0]
 		c, err := bcq.New(bcq.DefaultConfig(), probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(3, 4)))
 		if err != nil {
