@@ -142,7 +142,7 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 			return err
 		}
 		rc.Seed = seed
-		s, err := newSession(rc, acfg, trainer.Setup{})
+		s, err := newSession(rc, acfg, nil, trainer.Setup{})
 		if err != nil {
 			return err
 		}

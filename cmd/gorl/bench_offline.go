@@ -117,7 +117,7 @@ func offlineSeed(ctx context.Context, seed uint64, log io.Writer) (offlineResult
 		return r, err
 	}
 	rc.Seed = seed
-	s, err := newSession(rc, acfg, trainer.Setup{})
+	s, err := newSession(rc, acfg, nil, trainer.Setup{})
 	if err != nil {
 		return r, err
 	}

@@ -58,7 +58,7 @@ func TestResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := acfg.(*dqnRun)
+	c := configAs[dqnRun](t, acfg)
 	if rc.Seed != 7 || rc.Trainer.Epochs != 3 || rc.Trainer.BatchSize != 32 || rc.Trainer.StepPerEpoch != 10000 {
 		t.Errorf("run configuration %+v", rc)
 	}
@@ -74,7 +74,7 @@ func TestResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := acfg.(*dqnRun).Prioritized; p == nil || p.Alpha != 0.6 {
+	if p := configAs[dqnRun](t, acfg).Prioritized; p == nil || p.Alpha != 0.6 {
 		t.Errorf("prioritized %+v", p)
 	}
 	if _, _, err := resolve("dqn", "CartPole-v1", []byte(`{"algorithm": {"gama": 1}}`), nil); err == nil {
