@@ -10,7 +10,17 @@ import (
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/trainer"
 )
+
+// offlineTrainer is the offline trainer's configuration of BC and BCQ,
+// that of Tianshou's discrete BCQ test on CartPole: at most 5 epochs of
+// 2,000 updates of 64 transitions, 100 test episodes after each. BCQ tests
+// with its ε-greedy exploration (explore, Tianshou's eval_eps), BC acts
+// greedily.
+func offlineTrainer(explore bool) trainer.Config {
+	return trainer.Config{Epochs: 5, StepPerEpoch: 2000, BatchSize: 64, TestEpisodes: 100, TestExploration: explore}
+}
 
 // offlineNames lists the registered offline algorithms in sorted order.
 func offlineNames() []string {
