@@ -113,9 +113,9 @@ type SolveSpec struct {
 	Threshold float64
 	// Need is the number of seeds that must solve the env.
 	Need int
-	// Reference names the Python reference's figures ("Tianshou 2.0.1:
-	// median 9.2 s, ~9.2k env steps"), RefSeconds its median wall time (0:
-	// no speed target), Speedup the factor the median must beat.
+	// Reference names the Python reference's figures (its version, median
+	// wall time and env steps), RefSeconds its median wall time (0: no
+	// speed target), Speedup the factor the median must beat.
 	Reference  string
 	RefSeconds float64
 	Speedup    float64

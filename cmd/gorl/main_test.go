@@ -5,22 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// TestBuild builds the command with the go tool.
-func TestBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	out, err := exec.Command("go", "build", "-o", filepath.Join(t.TempDir(), "gorl"), ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-}
 
 func TestList(t *testing.T) {
 	var out, errOut bytes.Buffer
@@ -30,22 +18,6 @@ func TestList(t *testing.T) {
 	for _, want := range []string{"CartPole-v1", "Pendulum-v1", "dqn"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("gorl list does not mention %s:\n%s", want, out.String())
-		}
-	}
-}
-
-func TestUsageErrors(t *testing.T) {
-	var out, errOut bytes.Buffer
-	for _, args := range [][]string{
-		{"fly"},
-		{"train", "--algo", "nope"},
-		{"train", "--set", "trainer.epochz=3"},
-		{"train", "--set", "algorithm.gamma"},
-		{"eval"},
-		{"bench", "no-such-run"},
-	} {
-		if err := run(context.Background(), args, &out, &errOut); err == nil {
-			t.Errorf("gorl %s succeeded", strings.Join(args, " "))
 		}
 	}
 }
