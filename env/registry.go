@@ -18,6 +18,22 @@ type Spec struct {
 	// RewardThreshold is the average return at which the task counts as
 	// solved, or nil when the task has none (Gymnasium's None).
 	RewardThreshold *float64
+	// TestThreshold, when set, is the mean test return at which Tianshou's
+	// tests of this env stop training, where it differs from
+	// RewardThreshold: 195 on CartPole-v1 (Gymnasium registers 475) and
+	// −250 on Pendulum-v1 (Gymnasium registers none). nil means
+	// RewardThreshold. See StopThreshold.
+	TestThreshold *float64
+}
+
+// StopThreshold returns the mean test return at which a training run on the
+// env stops by default: TestThreshold if set, else RewardThreshold (nil:
+// none, the run trains for all its epochs).
+func (s Spec) StopThreshold() *float64 {
+	if s.TestThreshold != nil {
+		return s.TestThreshold
+	}
+	return s.RewardThreshold
 }
 
 // ErrRegister is wrapped by the value Register panics with.

@@ -26,6 +26,7 @@ func init() {
 }
 
 func TestMake(t *testing.T) {
+	four, two := 4.0, 2.0
 	e, err := env.Make("test/Fake-v0")
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +44,19 @@ func TestMake(t *testing.T) {
 	}
 	if spec, ok := env.Lookup("test/Fake-v0"); !ok || spec.MaxEpisodeSteps != 3 || *spec.RewardThreshold != 4 {
 		t.Errorf("Lookup = %+v, %v", spec, ok)
+	}
+	for _, tc := range []struct {
+		spec env.Spec
+		want *float64
+	}{
+		{env.Spec{}, nil},
+		{env.Spec{RewardThreshold: &four}, &four},
+		{env.Spec{RewardThreshold: &four, TestThreshold: &two}, &two},
+		{env.Spec{TestThreshold: &two}, &two},
+	} {
+		if got := tc.spec.StopThreshold(); got != tc.want {
+			t.Errorf("StopThreshold of %+v = %v, want %v", tc.spec, got, tc.want)
+		}
 	}
 	if _, err := env.Make("test/Broken-v0"); !errors.Is(err, envtest.ErrFake) || !strings.Contains(err.Error(), "test/Broken-v0") {
 		t.Errorf("Make of a failing New: %v", err)

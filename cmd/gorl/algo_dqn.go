@@ -2,7 +2,6 @@ package main
 
 import (
 	"math/rand/v2"
-	"strings"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/dqn"
@@ -21,26 +20,20 @@ type dqnRun struct {
 }
 
 func init() {
-	Register("dqn", Algorithm{
+	Register("dqn", Algorithm[dqnRun]{
 		Doc: "deep Q-learning (n-step, double, dueling, prioritized replay); off-policy, Discrete actions",
-		Defaults: func(envID string) (any, RunDefaults) {
-			// Tianshou's CartPole test settings (test/discrete/test_dqn.py),
-			// with its stop threshold on CartPole; other envs stop at their
-			// registered reward threshold.
-			tc := trainer.DefaultConfig()
-			if strings.HasPrefix(envID, "CartPole") {
-				threshold := 195.0
-				tc.RewardThreshold = &threshold
-			}
+		Defaults: func(envID string) (*dqnRun, RunDefaults) {
+			// Tianshou's CartPole test settings (test/discrete/test_dqn.py);
+			// the run stops at the env's registered stop threshold (that
+			// test's 195 on CartPole).
 			return &dqnRun{Config: dqn.DefaultConfig()}, RunDefaults{
-				Trainer: tc, TrainEnvs: 10, TestEnvs: 100, BufferSize: 20_000,
+				Trainer: trainer.DefaultConfig(), TrainEnvs: 10, TestEnvs: 100, BufferSize: 20_000,
 			}
 		},
-		New: func(config any, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
-			return dqn.New(config.(*dqnRun).Config, obs, act, rng)
+		New: func(c *dqnRun, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
+			return dqn.New(c.Config, obs, act, rng)
 		},
-		Buffer: func(config any, size, n int) (buffer.Buffer, error) {
-			c := config.(*dqnRun)
+		Buffer: func(c *dqnRun, size, n int) (buffer.Buffer, error) {
 			if c.Prioritized == nil {
 				return buffer.NewVector(buffer.Config{Size: size}, n)
 			}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"math/rand/v2"
-	"strings"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/a2c"
@@ -17,74 +16,68 @@ import (
 // of its Pendulum test, with the Normal head the action space calls for).
 
 func init() {
-	Register("pg", Algorithm{
+	Register("pg", Algorithm[pg.Config]{
 		Doc: "REINFORCE with return standardization; on-policy, Discrete or Box actions",
-		Defaults: func(envID string) (any, RunDefaults) {
+		Defaults: func(envID string) (*pg.Config, RunDefaults) {
 			// test/discrete/test_reinforce.py.
 			cfg := pg.DefaultConfig()
 			return &cfg, RunDefaults{
-				Trainer: onPolicyTrainer(envID, trainer.Config{Epochs: 10, StepPerEpoch: 40_000, EpisodePerCollect: 8,
+				Trainer: onPolicyTrainer(trainer.Config{Epochs: 10, StepPerEpoch: 40_000, EpisodePerCollect: 8,
 					RepeatPerCollect: 2, BatchSize: 64}),
 				TrainEnvs: 8, TestEnvs: 100, BufferSize: 20_000,
 			}
 		},
-		New: func(config any, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
-			return pg.New(*config.(*pg.Config), obs, act, rng)
+		New: func(c *pg.Config, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
+			return pg.New(*c, obs, act, rng)
 		},
 	})
-	Register("a2c", Algorithm{
+	Register("a2c", Algorithm[a2c.Config]{
 		Doc: "advantage actor-critic (GAE, value loss, entropy bonus); on-policy, Discrete or Box actions",
-		Defaults: func(envID string) (any, RunDefaults) {
+		Defaults: func(envID string) (*a2c.Config, RunDefaults) {
 			// test/discrete/test_a2c_with_il.py.
 			cfg := a2c.DefaultConfig()
 			return &cfg, RunDefaults{
-				Trainer: onPolicyTrainer(envID, trainer.Config{Epochs: 10, StepPerEpoch: 50_000, EpisodePerCollect: 16,
+				Trainer: onPolicyTrainer(trainer.Config{Epochs: 10, StepPerEpoch: 50_000, EpisodePerCollect: 16,
 					RepeatPerCollect: 1, BatchSize: 64}),
 				TrainEnvs: 16, TestEnvs: 100, BufferSize: 20_000,
 			}
 		},
-		New: func(config any, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
-			return a2c.New(*config.(*a2c.Config), obs, act, rng)
+		New: func(c *a2c.Config, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
+			return a2c.New(*c, obs, act, rng)
 		},
 	})
-	Register("ppo", Algorithm{
+	Register("ppo", Algorithm[ppo.Config]{
 		Doc: "proximal policy optimization (clipping, dual clip, value clip, GAE); on-policy, Discrete or Box actions",
-		Defaults: func(envID string) (any, RunDefaults) {
+		Defaults: func(envID string) (*ppo.Config, RunDefaults) {
 			if boxActions(envID) {
 				// test/continuous/test_ppo.py.
 				cfg := ppo.ContinuousConfig()
-				tc := onPolicyTrainer(envID, trainer.Config{Epochs: 5, StepPerEpoch: 150_000, EpisodePerCollect: 16,
-					RepeatPerCollect: 2, BatchSize: 128})
-				if strings.HasPrefix(envID, "Pendulum") {
-					threshold := -250.0 // that test's threshold; Gymnasium registers none
-					tc.RewardThreshold = &threshold
+				return &cfg, RunDefaults{
+					Trainer: onPolicyTrainer(trainer.Config{Epochs: 5, StepPerEpoch: 150_000, EpisodePerCollect: 16,
+						RepeatPerCollect: 2, BatchSize: 128}),
+					TrainEnvs: 16, TestEnvs: 100, BufferSize: 20_000,
 				}
-				return &cfg, RunDefaults{Trainer: tc, TrainEnvs: 16, TestEnvs: 100, BufferSize: 20_000}
 			}
 			// test/discrete/test_ppo_discrete.py: the speed run's settings.
 			cfg := ppo.DefaultConfig()
 			return &cfg, RunDefaults{
-				Trainer: onPolicyTrainer(envID, trainer.Config{Epochs: 10, StepPerEpoch: 50_000, StepPerCollect: 2000,
+				Trainer: onPolicyTrainer(trainer.Config{Epochs: 10, StepPerEpoch: 50_000, StepPerCollect: 2000,
 					RepeatPerCollect: 10, BatchSize: 64}),
 				TrainEnvs: 20, TestEnvs: 100, BufferSize: 20_000,
 			}
 		},
-		New: func(config any, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
-			return ppo.New(*config.(*ppo.Config), obs, act, rng)
+		New: func(c *ppo.Config, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
+			return ppo.New(*c, obs, act, rng)
 		},
 	})
 }
 
 // onPolicyTrainer completes the numbers of an on-policy trainer with what
-// Tianshou's tests share: 100 test episodes, test-in-train, and on CartPole
-// a stop at a mean test return of 195 (other envs stop at their registered
-// threshold).
-func onPolicyTrainer(envID string, tc trainer.Config) trainer.Config {
+// Tianshou's tests share: 100 test episodes and test-in-train. The run
+// stops at the env's registered stop threshold (Tianshou's test threshold:
+// 195 on CartPole, −250 on Pendulum).
+func onPolicyTrainer(tc trainer.Config) trainer.Config {
 	tc.TestEpisodes, tc.TestInTrain, tc.LogInterval = 100, true, 1000
-	if strings.HasPrefix(envID, "CartPole") {
-		threshold := 195.0
-		tc.RewardThreshold = &threshold
-	}
 	return tc
 }
 

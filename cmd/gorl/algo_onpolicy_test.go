@@ -19,7 +19,7 @@ func TestResolveOnPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := acfg.(*ppo.Config)
+	c := configAs[ppo.Config](t, acfg)
 	if c.EpsClip != 0.1 || c.MaxGradNorm != 1 || len(c.Net.Hidden) != 1 || !c.Net.Shared || c.Gamma != 0.99 {
 		t.Errorf("ppo configuration %+v", *c)
 	}
@@ -31,7 +31,7 @@ func TestResolveOnPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := acfg.(*ppo.Config); c.Net.Shared || !c.ValueClip || !c.ReturnScaling || rc.Trainer.EpisodePerCollect != 16 ||
+	if c := configAs[ppo.Config](t, acfg); c.Net.Shared || !c.ValueClip || !c.ReturnScaling || rc.Trainer.EpisodePerCollect != 16 ||
 		rc.Trainer.RewardThreshold == nil || *rc.Trainer.RewardThreshold != -250 {
 		t.Errorf("ppo Pendulum run %+v with %+v", rc, *c)
 	}
@@ -39,14 +39,14 @@ func TestResolveOnPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := acfg.(*pg.Config); c.ReturnStandardization || c.Gamma != 0.95 {
+	if c := configAs[pg.Config](t, acfg); c.ReturnStandardization || c.Gamma != 0.95 {
 		t.Errorf("pg configuration %+v", *c)
 	}
 	_, acfg, err = resolve("a2c", "CartPole-v1", nil, []string{"algorithm.ent_coef=0.01"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := acfg.(*a2c.Config); c.EntCoef != 0.01 || c.GAELambda != 1 {
+	if c := configAs[a2c.Config](t, acfg); c.EntCoef != 0.01 || c.GAELambda != 1 {
 		t.Errorf("a2c configuration %+v", *c)
 	}
 	if _, _, err := resolve("ppo", "CartPole-v1", nil, []string{"algorithm.eps_clipp=0.1"}); err == nil {

@@ -113,9 +113,9 @@ type SolveSpec struct {
 	Threshold float64
 	// Need is the number of seeds that must solve the env.
 	Need int
-	// Reference names the Python reference's figures ("Tianshou 2.0.1:
-	// median 9.2 s, ~9.2k env steps"), RefSeconds its median wall time (0:
-	// no speed target), Speedup the factor the median must beat.
+	// Reference names the Python reference's figures (its version, median
+	// wall time and env steps), RefSeconds its median wall time (0: no
+	// speed target), Speedup the factor the median must beat.
 	Reference  string
 	RefSeconds float64
 	Speedup    float64
@@ -142,7 +142,7 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 			return err
 		}
 		rc.Seed = seed
-		s, err := newSession(rc, acfg, trainer.Setup{})
+		s, err := newSession(rc, acfg, nil, trainer.Setup{})
 		if err != nil {
 			return err
 		}

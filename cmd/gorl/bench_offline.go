@@ -33,13 +33,11 @@ const (
 	offlineEps       = 0.1
 )
 
-// offlineTrainer is the offline trainer's configuration of both algorithms;
-// BCQ tests with its ε-greedy exploration (Tianshou's eval_eps), BC acts
-// greedily.
-func offlineTrainer(explore bool) trainer.Config {
-	th := offlineThreshold
-	return trainer.Config{Epochs: 5, StepPerEpoch: 2000, BatchSize: 64, TestEpisodes: 100,
-		TestExploration: explore, RewardThreshold: &th}
+// offlineBenchTrainer is offlineTrainer stopping at offlineThreshold.
+func offlineBenchTrainer(explore bool) trainer.Config {
+	tc, th := offlineTrainer(explore), offlineThreshold
+	tc.RewardThreshold = &th
+	return tc
 }
 
 // offlineResult is one seed of the offline run.
@@ -117,7 +115,7 @@ func offlineSeed(ctx context.Context, seed uint64, log io.Writer) (offlineResult
 		return r, err
 	}
 	rc.Seed = seed
-	s, err := newSession(rc, acfg, trainer.Setup{})
+	s, err := newSession(rc, acfg, nil, trainer.Setup{})
 	if err != nil {
 		return r, err
 	}
@@ -158,7 +156,7 @@ func offlineSeed(ctx context.Context, seed uint64, log io.Writer) (offlineResult
 		if err != nil {
 			return r, err
 		}
-		tr, err := trainer.New(alg, offlineTrainer(k == 1), trainer.Setup{TestEnvs: test, Buffer: loaded, Seed: seed})
+		tr, err := trainer.New(alg, offlineBenchTrainer(k == 1), trainer.Setup{TestEnvs: test, Buffer: loaded, Seed: seed})
 		if err != nil {
 			return r, fmt.Errorf("%s: %w", name, err)
 		}

@@ -4,6 +4,7 @@
 // # Overview
 //
 //	gorl train --algo dqn --env CartPole-v1 [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume]
+//	gorl train --algo bc|bcq --dataset FILE [--env ID] [...]
 //	gorl eval [--episodes N] [--seed N] [--explore] [--gif FILE] POLICY_OR_RUN_DIR
 //	gorl list
 //	gorl bench [--seeds N] [RUN]...
@@ -17,7 +18,10 @@
 // writes the best policy (DIR/best.gorl, at every new best test return), the
 // last one (DIR/last.gorl) and a checkpoint (DIR/checkpoint.gorl) after every
 // epoch. --resume continues the run of DIR from its checkpoint with its
-// config.json (and any --set, such as more epochs).
+// config.json (and any --set, such as more epochs). The offline algorithms
+// (bc, bcq) learn from --dataset FILE, a buffer written by the buffer
+// package's Save whose observations and actions fit the env's spaces,
+// instead of from training envs; the env runs their tests.
 //
 // eval loads a policy file (or DIR/best.gorl), rebuilds the algorithm from
 // the configuration stored in it, runs episodes and prints their mean and
@@ -27,8 +31,9 @@
 //
 // # Extending
 //
-// Algorithms plug in with Register (name, defaults, constructor from the
-// configuration and the env's spaces, optional buffer) and bench runs with
+// Algorithms plug in with Register[C], C the algorithm's configuration
+// type (name, defaults, constructor from the configuration and the env's
+// spaces, optional buffer, whether it learns offline), and bench runs with
 // RegisterBench, each from an init function in a file of its own
 // (algo_<name>.go, bench_<name>.go); SolveSpec and solveRuns give a learning
 // or speed run over seeds in a few lines.
@@ -47,9 +52,11 @@
 //     configuration rather than one flag per hyperparameter: every field of
 //     every algorithm is reachable without code in the command, and the
 //     names are those of config.json.
-//   - The default stop threshold of CartPole runs is 195, the threshold of
-//     Tianshou's CartPole tests (Gymnasium registers 475 for CartPole-v1);
-//     other envs stop at their registered threshold, or run all epochs.
+//   - A run stops by default at its env's registered stop threshold
+//     (env.Spec.StopThreshold): that of Tianshou's tests where they set
+//     one (195 on CartPole-v1, where Gymnasium registers 475; −250 on
+//     Pendulum-v1, where it registers none), else Gymnasium's reward
+//     threshold; without either it runs all its epochs.
 //   - Policy files are algo.SaveParts containers of the run configuration
 //     and the policy's parameters (safetensors), written atomically.
 package main

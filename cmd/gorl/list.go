@@ -28,7 +28,7 @@ func cmdList(stdout io.Writer) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "ALGORITHM\tDESCRIPTION")
 	for _, name := range algorithmNames() {
-		fmt.Fprintf(w, "%s\t%s\n", name, algorithms[name].Doc)
+		fmt.Fprintf(w, "%s\t%s\n", name, algorithms[name].doc())
 	}
 	return w.Flush()
 }

@@ -12,6 +12,7 @@ import (
 
 const usage = `usage:
   gorl train --algo NAME --env ID [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume]
+  gorl train --algo bc|bcq --dataset FILE [--env ID] [...]
   gorl eval [--episodes N] [--seed N] [--gif FILE] POLICY_OR_RUN_DIR
   gorl list
   gorl bench [--seeds N] [RUN]...
@@ -20,13 +21,26 @@ Run "gorl COMMAND -h" for a command's flags.
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "gorl:", err)
-		}
-		os.Exit(2)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errUsage) {
+		fmt.Fprintln(os.Stderr, "gorl:", err)
 	}
+	os.Exit(exitCode(err))
+}
+
+// errUsage is returned by run after printing the usage for a command line
+// without a command.
+var errUsage = errors.New("no command")
+
+// exitCode is the exit status of the process for run's error: 0 for none
+// and for a help request (-h, as the flag package's ExitOnError does), 2
+// for any other error.
+func exitCode(err error) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }
 
 // run executes the command of args, writing results to stdout and progress
@@ -34,7 +48,7 @@ func main() {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return flag.ErrHelp
+		return errUsage
 	}
 	switch args[0] {
 	case "train":

@@ -5,22 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// TestBuild builds the command with the go tool.
-func TestBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	out, err := exec.Command("go", "build", "-o", filepath.Join(t.TempDir(), "gorl"), ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-}
 
 func TestList(t *testing.T) {
 	var out, errOut bytes.Buffer
@@ -34,22 +22,6 @@ func TestList(t *testing.T) {
 	}
 }
 
-func TestUsageErrors(t *testing.T) {
-	var out, errOut bytes.Buffer
-	for _, args := range [][]string{
-		{"fly"},
-		{"train", "--algo", "nope"},
-		{"train", "--set", "trainer.epochz=3"},
-		{"train", "--set", "algorithm.gamma"},
-		{"eval"},
-		{"bench", "no-such-run"},
-	} {
-		if err := run(context.Background(), args, &out, &errOut); err == nil {
-			t.Errorf("gorl %s succeeded", strings.Join(args, " "))
-		}
-	}
-}
-
 // TestResolve checks the order of configuration sources: defaults, then a
 // file, then --set.
 func TestResolve(t *testing.T) {
@@ -58,7 +30,7 @@ func TestResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := acfg.(*dqnRun)
+	c := configAs[dqnRun](t, acfg)
 	if rc.Seed != 7 || rc.Trainer.Epochs != 3 || rc.Trainer.BatchSize != 32 || rc.Trainer.StepPerEpoch != 10000 {
 		t.Errorf("run configuration %+v", rc)
 	}
@@ -74,7 +46,7 @@ func TestResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := acfg.(*dqnRun).Prioritized; p == nil || p.Alpha != 0.6 {
+	if p := configAs[dqnRun](t, acfg).Prioritized; p == nil || p.Alpha != 0.6 {
 		t.Errorf("prioritized %+v", p)
 	}
 	if _, _, err := resolve("dqn", "CartPole-v1", []byte(`{"algorithm": {"gama": 1}}`), nil); err == nil {

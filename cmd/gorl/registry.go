@@ -16,27 +16,87 @@ import (
 	"github.com/gorl/gorl/trainer"
 )
 
-// Algorithm is how the command builds one algorithm. Each algorithm
-// registers one from an init function in a file of its own
-// (algo_<name>.go), so adding an algorithm to the command touches no other
-// file.
-type Algorithm struct {
+// Algorithm is how the command builds an algorithm whose configuration
+// has type C. Each algorithm registers one from an init function in a file
+// of its own (algo_<name>.go), so adding an algorithm to the command
+// touches no other file.
+type Algorithm[C any] struct {
 	// Doc is a one-line description for gorl list.
 	Doc string
+	// Offline marks an algorithm that learns from a dataset (gorl train
+	// --dataset FILE, a buffer saved by buffer.Save) instead of from
+	// training envs.
+	Offline bool
 	// Defaults returns the defaults of a run on the env id: the algorithm's
-	// configuration (a pointer to a struct with JSON tags, which a
-	// configuration file and --set override) and the run's settings
-	// (trainer configuration, numbers of envs, buffer size).
-	Defaults func(envID string) (config any, run RunDefaults)
-	// New builds the algorithm from its configuration (the pointer Defaults
-	// returned, after overrides) for an env with the given spaces, drawing
-	// its initial weights and random seeds from rng.
-	New func(config any, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error)
+	// configuration (a struct with JSON tags, which a configuration file
+	// and --set override) and the run's settings (trainer configuration,
+	// numbers of envs, buffer size). A trainer configuration without a
+	// reward threshold stops at the env's registered one
+	// (env.Spec.StopThreshold).
+	Defaults func(envID string) (*C, RunDefaults)
+	// New builds the algorithm from its configuration (after overrides)
+	// for an env with the given spaces, drawing its initial weights and
+	// random seeds from rng.
+	New func(c *C, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error)
 	// Buffer, if set, builds the training buffer for n envs from the run's
 	// buffer size and the algorithm's configuration (a prioritized buffer,
 	// say); nil means a buffer.Vector of that size (none for on-policy
-	// algorithms with a step-counted collection, which the trainer sizes).
-	Buffer func(config any, size, n int) (buffer.Buffer, error)
+	// algorithms with a step-counted collection, which the trainer sizes,
+	// and for offline ones, which learn from the dataset).
+	Buffer func(c *C, size, n int) (buffer.Buffer, error)
+}
+
+// registered is an Algorithm[C] as the registry holds it, its
+// configuration type hidden behind algoConfig.
+type registered interface {
+	doc() string
+	defaults(envID string) (algoConfig, RunDefaults)
+}
+
+// algoConfig is an algorithm's configuration bound to its registration:
+// what a run holds between resolving its settings and building the
+// algorithm.
+type algoConfig interface {
+	// MarshalJSON encodes the configuration.
+	json.Marshaler
+	// decode overrides the configuration with JSON; an unknown field is an
+	// error.
+	decode(b []byte) error
+	// offline reports whether the algorithm learns from a dataset.
+	offline() bool
+	// build builds the algorithm (Algorithm.New).
+	build(obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error)
+	// buffer builds the training buffer (Algorithm.Buffer); nil, nil when
+	// the algorithm registers none.
+	buffer(size, n int) (buffer.Buffer, error)
+}
+
+func (a *Algorithm[C]) doc() string { return a.Doc }
+
+func (a *Algorithm[C]) defaults(envID string) (algoConfig, RunDefaults) {
+	c, rd := a.Defaults(envID)
+	return &bound[C]{a: a, c: c}, rd
+}
+
+// bound is the algoConfig of an Algorithm[C].
+type bound[C any] struct {
+	a *Algorithm[C]
+	c *C
+}
+
+func (b *bound[C]) MarshalJSON() ([]byte, error) { return json.Marshal(b.c) }
+func (b *bound[C]) decode(data []byte) error     { return strictDecode(data, b.c) }
+func (b *bound[C]) offline() bool                { return b.a.Offline }
+
+func (b *bound[C]) build(obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
+	return b.a.New(b.c, obs, act, rng)
+}
+
+func (b *bound[C]) buffer(size, n int) (buffer.Buffer, error) {
+	if b.a.Buffer == nil {
+		return nil, nil
+	}
+	return b.a.Buffer(b.c, size, n)
 }
 
 // RunDefaults are the per-algorithm defaults of a run's settings.
@@ -47,19 +107,29 @@ type RunDefaults struct {
 	BufferSize int
 }
 
-var algorithms = map[string]Algorithm{}
+var algorithms = map[string]registered{}
 
 // Register makes an algorithm available to the command under name. It
 // panics if name is empty or taken, or a function is missing (programmer
 // errors found at start-up).
-func Register(name string, a Algorithm) {
+func Register[C any](name string, a Algorithm[C]) {
 	if name == "" || a.Defaults == nil || a.New == nil {
 		panic("gorl: Register(" + strconv.Quote(name) + "): empty name or missing function")
 	}
 	if _, dup := algorithms[name]; dup {
 		panic("gorl: algorithm " + strconv.Quote(name) + " registered twice")
 	}
-	algorithms[name] = a
+	algorithms[name] = &a
+}
+
+// lookupAlgorithm returns the algorithm registered as name, or an error
+// listing the registered ones.
+func lookupAlgorithm(name string) (registered, error) {
+	a, ok := algorithms[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(algorithmNames(), ", "))
+	}
+	return a, nil
 }
 
 // algorithmNames lists the registered algorithms in sorted order.
@@ -68,32 +138,50 @@ func algorithmNames() []string { return slices.Sorted(maps.Keys(algorithms)) }
 // RunConfig is the full configuration of a run, written as config.json next
 // to its logs and read back by --config, gorl eval and --resume.
 type RunConfig struct {
-	Algo       string          `json:"algo"`
-	Env        string          `json:"env"`
-	Seed       uint64          `json:"seed"`
-	TrainEnvs  int             `json:"train_envs"`
-	TestEnvs   int             `json:"test_envs"`
-	BufferSize int             `json:"buffer_size"`
-	Async      bool            `json:"async"`
-	Trainer    trainer.Config  `json:"trainer"`
-	Algorithm  json.RawMessage `json:"algorithm"`
+	Algo       string         `json:"algo"`
+	Env        string         `json:"env"`
+	Seed       uint64         `json:"seed"`
+	TrainEnvs  int            `json:"train_envs"`
+	TestEnvs   int            `json:"test_envs"`
+	BufferSize int            `json:"buffer_size"`
+	Async      bool           `json:"async"`
+	Trainer    trainer.Config `json:"trainer"`
+	// Dataset is the buffer file an offline algorithm learns from.
+	Dataset   string          `json:"dataset,omitempty"`
+	Algorithm json.RawMessage `json:"algorithm"`
 }
 
 // resolve builds the run configuration for algo and envID from the
 // registered defaults, then the JSON of a configuration file (file, may be
 // nil), then --set assignments ("path=value", the path's keys separated by
 // dots, the value JSON or else a string). Every level must name existing
-// fields: unknown keys are errors. It returns the configuration and the
-// algorithm's typed configuration.
-func resolve(algoName, envID string, file []byte, sets []string) (RunConfig, any, error) {
-	a, ok := algorithms[algoName]
-	if !ok {
-		return RunConfig{}, nil, fmt.Errorf("unknown algorithm %q (known: %s)", algoName, strings.Join(algorithmNames(), ", "))
+// fields: unknown keys are errors. An assignment to algo or env chooses the
+// algorithm or env whose defaults the others override. It returns the
+// configuration and the algorithm's configuration.
+func resolve(algoName, envID string, file []byte, sets []string) (RunConfig, algoConfig, error) {
+	for _, s := range sets {
+		path, val, _ := strings.Cut(s, "=")
+		if path != "algo" && path != "env" {
+			continue
+		}
+		var name string
+		if err := json.Unmarshal([]byte(val), &name); err != nil {
+			name = val // a bare string
+		}
+		if path == "algo" {
+			algoName = name
+		} else {
+			envID = name
+		}
 	}
-	acfg, rd := a.Defaults(envID)
+	a, err := lookupAlgorithm(algoName)
+	if err != nil {
+		return RunConfig{}, nil, err
+	}
+	acfg, rd := a.defaults(envID)
 	if rd.Trainer.RewardThreshold == nil {
-		if spec, ok := env.Lookup(envID); ok && spec.RewardThreshold != nil {
-			t := *spec.RewardThreshold
+		if spec, ok := env.Lookup(envID); ok && spec.StopThreshold() != nil {
+			t := *spec.StopThreshold()
 			rd.Trainer.RewardThreshold = &t
 		}
 	}
@@ -139,7 +227,7 @@ func resolve(algoName, envID string, file []byte, sets []string) (RunConfig, any
 	if err := strictDecode(b, &rc); err != nil {
 		return RunConfig{}, nil, fmt.Errorf("run configuration: %w", err)
 	}
-	if err := strictDecode(rc.Algorithm, acfg); err != nil {
+	if err := acfg.decode(rc.Algorithm); err != nil {
 		return RunConfig{}, nil, fmt.Errorf("%s configuration: %w", algoName, err)
 	}
 	if rc.Algorithm, err = json.Marshal(acfg); err != nil {
@@ -149,16 +237,16 @@ func resolve(algoName, envID string, file []byte, sets []string) (RunConfig, any
 }
 
 // configOf decodes the algorithm configuration of a written RunConfig.
-func configOf(rc RunConfig) (Algorithm, any, error) {
-	a, ok := algorithms[rc.Algo]
-	if !ok {
-		return Algorithm{}, nil, fmt.Errorf("unknown algorithm %q (known: %s)", rc.Algo, strings.Join(algorithmNames(), ", "))
+func configOf(rc RunConfig) (algoConfig, error) {
+	a, err := lookupAlgorithm(rc.Algo)
+	if err != nil {
+		return nil, err
 	}
-	acfg, _ := a.Defaults(rc.Env)
-	if err := strictDecode(rc.Algorithm, acfg); err != nil {
-		return Algorithm{}, nil, fmt.Errorf("%s configuration: %w", rc.Algo, err)
+	acfg, _ := a.defaults(rc.Env)
+	if err := acfg.decode(rc.Algorithm); err != nil {
+		return nil, fmt.Errorf("%s configuration: %w", rc.Algo, err)
 	}
-	return a, acfg, nil
+	return acfg, nil
 }
 
 func strictDecode(b []byte, v any) error {

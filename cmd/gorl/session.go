@@ -25,9 +25,7 @@ func makeEnvs(id string, n int) ([]env.Env, error) {
 	for range n {
 		e, err := env.Make(id)
 		if err != nil {
-			for _, e := range es {
-				e.Close()
-			}
+			closeEnvs(es)
 			return nil, err
 		}
 		es = append(es, e)
@@ -35,28 +33,46 @@ func makeEnvs(id string, n int) ([]env.Env, error) {
 	return es, nil
 }
 
+// spaces returns the observation and action spaces of the env id.
+func spaces(id string) (obs, act env.Space, err error) {
+	probe, err := env.Make(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer probe.Close()
+	return probe.ObservationSpace(), probe.ActionSpace(), nil
+}
+
 // newAlgorithm builds the algorithm of rc for the spaces of its env, with
 // weights and seeds drawn from rc.Seed.
-func newAlgorithm(rc RunConfig, a Algorithm, acfg any) (algo.Algorithm, error) {
-	probe, err := env.Make(rc.Env)
+func newAlgorithm(rc RunConfig, acfg algoConfig) (algo.Algorithm, error) {
+	obs, act, err := spaces(rc.Env)
 	if err != nil {
 		return nil, err
 	}
-	defer probe.Close()
-	return a.New(acfg, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(rc.Seed, 0xa160)))
+	return acfg.build(obs, act, rand.New(rand.NewPCG(rc.Seed, 0xa160)))
 }
 
 // newSession builds the algorithm, envs, buffer and trainer of rc; setup
 // holds the trainer's hooks and outputs (its envs, buffer and seed are
-// filled in here).
-func newSession(rc RunConfig, acfg any, setup trainer.Setup) (*session, error) {
-	a := algorithms[rc.Algo]
-	alg, err := newAlgorithm(rc, a, acfg)
+// filled in here). data is the dataset of an offline algorithm (see
+// loadDataset), nil for the others.
+func newSession(rc RunConfig, acfg algoConfig, data buffer.Buffer, setup trainer.Setup) (*session, error) {
+	if err := checkDataset(rc, acfg); err != nil {
+		return nil, err
+	}
+	if acfg.offline() && data == nil {
+		return nil, fmt.Errorf("%s: no dataset loaded", rc.Algo)
+	}
+	if rc.TrainEnvs < 0 || rc.TestEnvs < 0 {
+		return nil, fmt.Errorf("train_envs %d, test_envs %d: the numbers of envs cannot be negative", rc.TrainEnvs, rc.TestEnvs)
+	}
+	alg, err := newAlgorithm(rc, acfg)
 	if err != nil {
 		return nil, err
 	}
-	if rc.TrainEnvs < 0 || rc.TestEnvs < 0 {
-		return nil, fmt.Errorf("negative number of envs")
+	if setup.Buffer, err = trainBuffer(rc, acfg, alg, data); err != nil {
+		return nil, err
 	}
 	train, err := makeEnvs(rc.Env, rc.TrainEnvs)
 	if err != nil {
@@ -64,27 +80,42 @@ func newSession(rc RunConfig, acfg any, setup trainer.Setup) (*session, error) {
 	}
 	test, err := makeEnvs(rc.Env, rc.TestEnvs)
 	if err != nil {
+		closeEnvs(train)
 		return nil, err
 	}
 	setup.TrainEnvs, setup.TestEnvs, setup.Seed, setup.Async = train, test, rc.Seed, rc.Async
-	_, onPolicy := alg.(algo.OnPolicy)
-	switch {
-	case a.Buffer != nil:
-		setup.Buffer, err = a.Buffer(acfg, rc.BufferSize, max(1, rc.TrainEnvs))
-	case onPolicy && rc.Trainer.StepPerCollect > 0:
-		// The trainer sizes the collection buffer.
-	default:
-		setup.Buffer, err = buffer.NewVector(buffer.Config{Size: rc.BufferSize}, max(1, rc.TrainEnvs))
+	tr, err := trainer.New(alg, rc.Trainer, setup)
+	if err != nil {
+		closeEnvs(append(train, test...))
+		return nil, err
+	}
+	return &session{rc: rc, alg: alg, tr: tr}, nil
+}
+
+// trainBuffer returns the buffer the trainer of rc starts with: the dataset
+// of an offline algorithm, the one the algorithm builds, none for an
+// on-policy collection of steps (the trainer sizes it), else a
+// buffer.Vector of rc.BufferSize.
+func trainBuffer(rc RunConfig, acfg algoConfig, alg algo.Algorithm, data buffer.Buffer) (buffer.Buffer, error) {
+	if data != nil {
+		return data, nil
+	}
+	n := max(1, rc.TrainEnvs)
+	b, err := acfg.buffer(rc.BufferSize, n)
+	if err == nil && b == nil {
+		if _, onPolicy := alg.(algo.OnPolicy); onPolicy && rc.Trainer.StepPerCollect > 0 {
+			return nil, nil
+		}
+		b, err = buffer.NewVector(buffer.Config{Size: rc.BufferSize}, n)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("buffer: %w", err)
 	}
-	tr, err := trainer.New(alg, rc.Trainer, setup)
-	if err != nil {
-		for _, e := range append(train, test...) {
-			e.Close()
-		}
-		return nil, err
+	return b, nil
+}
+
+func closeEnvs(es []env.Env) {
+	for _, e := range es {
+		e.Close()
 	}
-	return &session{rc: rc, alg: alg, tr: tr}, nil
 }

@@ -38,6 +38,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	logdir := fs.String("logdir", "", "run directory for config.json, logs, checkpoint and policies (default runs/ALGO-ENV-TIME)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override one setting, path=value with a dotted JSON path, e.g. trainer.epochs=5 or algorithm.gamma=0.99 (repeatable)")
+	dataset := fs.String("dataset", "", "buffer file (written by buffer's Save) an offline algorithm (bc, bcq) learns from")
 	resume := fs.Bool("resume", false, "continue the run in --logdir from its checkpoint")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	if err := fs.Parse(args); err != nil {
@@ -81,6 +82,13 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if given["seed"] {
 		rc.Seed = *seed
+	}
+	if given["dataset"] {
+		rc.Dataset = *dataset
+	}
+	data, err := loadDataset(rc, acfg)
+	if err != nil {
+		return err
 	}
 	if *logdir == "" {
 		*logdir = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", rc.Algo, rc.Env, time.Now().Format("20060102-150405")))
@@ -130,7 +138,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintln(stderr, "gorl: saving the last policy:", err)
 		}
 	}
-	if s, err = newSession(rc, acfg, setup); err != nil {
+	if s, err = newSession(rc, acfg, data, setup); err != nil {
 		return err
 	}
 	defer s.tr.Close()
@@ -202,11 +210,11 @@ func loadPolicy(path string) (RunConfig, policy.Policy, error) {
 	policyPart := algo.Part{
 		Name: "policy",
 		Load: func(r io.Reader) error {
-			a, acfg, err := configOf(rc)
+			acfg, err := configOf(rc)
 			if err != nil {
 				return err
 			}
-			if alg, err = newAlgorithm(rc, a, acfg); err != nil {
+			if alg, err = newAlgorithm(rc, acfg); err != nil {
 				return err
 			}
 			return algo.ParamsPart("policy", alg.Policy().Params()).Load(r)

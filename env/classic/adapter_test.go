@@ -82,19 +82,22 @@ func TestRegistered(t *testing.T) {
 			t.Errorf("Make(%s) wraps %T", id, gorlenv.Unwrapped(e))
 		}
 	}
-	// Gymnasium's registrations: max_episode_steps and reward_threshold.
+	// Gymnasium's registrations: max_episode_steps and reward_threshold;
+	// the stop threshold is that of Tianshou's tests (test/discrete/test_dqn.py
+	// and test/continuous/test_ppo.py: 195 on CartPole, −250 on Pendulum),
+	// else the reward threshold.
 	want := map[string]struct {
-		steps     int
-		threshold float64 // NaN: none
+		steps           int
+		threshold, stop float64 // NaN: none
 	}{
-		"CartPole-v1": {500, 475}, "MountainCar-v0": {200, -110}, "MountainCarContinuous-v0": {999, 90},
-		"Pendulum-v1": {200, math.NaN()}, "Acrobot-v1": {500, -100},
+		"CartPole-v1": {500, 475, 195}, "MountainCar-v0": {200, -110, -110}, "MountainCarContinuous-v0": {999, 90, 90},
+		"Pendulum-v1": {200, math.NaN(), -250}, "Acrobot-v1": {500, -100, -100},
 	}
+	same := func(p *float64, v float64) bool { return (p == nil) == math.IsNaN(v) && (p == nil || *p == v) }
 	for id, w := range want {
 		spec, _ := gorlenv.Lookup(id)
-		if spec.MaxEpisodeSteps != w.steps || (spec.RewardThreshold == nil) != math.IsNaN(w.threshold) ||
-			(spec.RewardThreshold != nil && *spec.RewardThreshold != w.threshold) {
-			t.Errorf("%s: spec %+v, want %d steps and threshold %v", id, spec, w.steps, w.threshold)
+		if spec.MaxEpisodeSteps != w.steps || !same(spec.RewardThreshold, w.threshold) || !same(spec.StopThreshold(), w.stop) {
+			t.Errorf("%s: spec %+v, want %d steps, threshold %v, stop at %v", id, spec, w.steps, w.threshold, w.stop)
 		}
 	}
 }

@@ -15,6 +15,10 @@ const (
 	CartPoleRewardThreshold = 475.0 // return at which the task counts as solved
 )
 
+// CartPoleTestThreshold is the mean test return at which Tianshou's
+// CartPole tests stop training, registered as CartPole-v1's TestThreshold.
+const CartPoleTestThreshold = 195.0
+
 // CartPole is Gymnasium's CartPole-v1: a pole hinged on a cart that moves along a frictionless
 // track; action 0 pushes the cart left, action 1 right, with a force of ForceMag. The reward is
 // 1 for every step, including the one on which the pole falls; the episode terminates when

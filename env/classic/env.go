@@ -13,23 +13,24 @@ import (
 )
 
 func init() {
-	register := func(id string, maxSteps int, threshold *float64, mk func() (*Env, error)) {
+	register := func(id string, maxSteps int, threshold, test *float64, mk func() (*Env, error)) {
 		env.Register(id, env.Spec{
 			New:             func() (env.Env, error) { return mk() },
 			MaxEpisodeSteps: maxSteps,
 			RewardThreshold: threshold,
+			TestThreshold:   test,
 		})
 	}
 	ptr := func(v float64) *float64 { return &v }
-	register("CartPole-v1", CartPoleMaxEpisodeSteps, ptr(CartPoleRewardThreshold),
+	register("CartPole-v1", CartPoleMaxEpisodeSteps, ptr(CartPoleRewardThreshold), ptr(CartPoleTestThreshold),
 		func() (*Env, error) { return NewCartPoleEnv(NewCartPole()) })
-	register("MountainCar-v0", MountainCarMaxEpisodeSteps, ptr(MountainCarRewardThreshold),
+	register("MountainCar-v0", MountainCarMaxEpisodeSteps, ptr(MountainCarRewardThreshold), nil,
 		func() (*Env, error) { return NewMountainCarEnv(NewMountainCar()) })
-	register("MountainCarContinuous-v0", MountainCarContinuousMaxEpisodeSteps, ptr(MountainCarContinuousRewardThreshold),
+	register("MountainCarContinuous-v0", MountainCarContinuousMaxEpisodeSteps, ptr(MountainCarContinuousRewardThreshold), nil,
 		func() (*Env, error) { return NewMountainCarContinuousEnv(NewMountainCarContinuous()) })
-	register("Pendulum-v1", PendulumMaxEpisodeSteps, nil,
+	register("Pendulum-v1", PendulumMaxEpisodeSteps, nil, ptr(PendulumTestThreshold),
 		func() (*Env, error) { return NewPendulumEnv(NewPendulum()) })
-	register("Acrobot-v1", AcrobotMaxEpisodeSteps, ptr(AcrobotRewardThreshold),
+	register("Acrobot-v1", AcrobotMaxEpisodeSteps, ptr(AcrobotRewardThreshold), nil,
 		func() (*Env, error) { return NewAcrobotEnv(NewAcrobot()) })
 }
 

@@ -12,6 +12,10 @@ import (
 // Registration values of Pendulum-v1 in Gymnasium, which registers no reward threshold.
 const PendulumMaxEpisodeSteps = 200 // steps before Gymnasium's TimeLimit truncates an episode
 
+// PendulumTestThreshold is the mean test return at which Tianshou's
+// Pendulum tests stop training, registered as Pendulum-v1's TestThreshold.
+const PendulumTestThreshold = -250.0
+
 // Pendulum is Gymnasium's Pendulum-v1: a pendulum on a fixed pivot, driven by a torque in
 // [−MaxTorque, MaxTorque] (larger actions are clipped), to be swung up and held upright. The
 // reward is −(θ̃² + 0.1·θ̇² + 0.001·u²), where θ̃ is θ normalized to [−π, π) and u the clipped
