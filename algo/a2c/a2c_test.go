@@ -11,8 +11,8 @@ import (
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/a2c"
+	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/algo/algotest"
-	"github.com/gorl/gorl/algo/pg"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
@@ -24,9 +24,9 @@ import (
 
 // linearNet returns a Net over observations of two numbers and two
 // actions: logits = W·s, V(s) = w·s, both without bias.
-func linearNet(t *testing.T, actor [2][]float32, critic []float32) *pg.Net {
+func linearNet(t *testing.T, actor [2][]float32, critic []float32) *actorcritic.Net {
 	t.Helper()
-	net, err := pg.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, algotest.Linear(actor[0], actor[1]), algotest.Linear(critic),
+	net, err := actorcritic.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, algotest.Linear(actor[0], actor[1]), algotest.Linear(critic),
 		policy.CategoricalHead{}, algotest.Discrete(t, 2, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("%s: %v, want ErrConfig", tc.name, err)
 		}
 	}
-	net, err := pg.NewNet(pg.NetConfig{Hidden: []int{4}}, obs, act, false, rand.New(rand.NewPCG(1, 1)))
+	net, err := actorcritic.NewNet(actorcritic.NetConfig{Hidden: []int{4}}, obs, act, false, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"gonum.org/v1/gonum/floats/scalar"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/algo/algotest"
-	"github.com/gorl/gorl/algo/pg"
 	"github.com/gorl/gorl/algo/ppo"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
@@ -57,7 +57,7 @@ func TestLoss(t *testing.T) {
 			cfg := ppo.DefaultConfig()
 			cfg.DualClip, cfg.ValueClip, cfg.AdvantageNormalization = tc.dual, tc.valueClip, tc.normalize
 			act := algotest.Discrete(t, 2, 0)
-			net, err := pg.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, algotest.Linear([]float32{0, 0}, []float32{0, 0}),
+			net, err := actorcritic.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, algotest.Linear([]float32{0, 0}, []float32{0, 0}),
 				algotest.Linear([]float32{0, 0}), policy.CategoricalHead{}, act)
 			if err != nil {
 				t.Fatal(err)
