@@ -2,6 +2,7 @@ package actorcritic
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/buffer"
@@ -71,7 +72,7 @@ func (g *GAE) Compute(r *Rollout, net *Net, buf buffer.Buffer, indices []int, st
 		return nil
 	}
 	n := len(vs)
-	g.v, g.vNext, g.raw = grow(g.v, n), grow(g.vNext, n), grow(g.raw, n)
+	g.v, g.vNext, g.raw = slices.Grow(g.v[:0], n)[:n], slices.Grow(g.vNext[:0], n)[:n], slices.Grow(g.raw[:0], n)[:n]
 	s := stats.Std(eps)
 	for i := range n {
 		g.v[i] = float32(float64(vs[i]) * s)
@@ -83,11 +84,4 @@ func (g *GAE) Compute(r *Rollout, net *Net, buf buffer.Buffer, indices []int, st
 	}
 	stats.Update(g.raw)
 	return nil
-}
-
-func grow(s []float32, n int) []float32 {
-	if cap(s) < n {
-		return make([]float32, n)
-	}
-	return s[:n]
 }
