@@ -1,7 +1,6 @@
 package pg_test
 
 import (
-	"bytes"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -16,7 +15,6 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
@@ -201,118 +199,28 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// train runs updates of a PG made from seed on collections drawn from seed,
-// with act the action space, and returns it.
-func train(t testing.TB, seed uint64, act env.Space, updates int) *pg.PG {
-	cfg := pg.DefaultConfig()
-	cfg.Net.Hidden = []int{16, 16}
-	p, err := pg.New(cfg, algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(seed, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l algo.Learner
-	for i := range updates {
-		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(seed, uint64(i))))
-		if _, err := l.StepAll(p, buf, 32, 2); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return p
-}
-
-// TestDeterminism trains twice from the same seed, with a Discrete and a
-// Box action space, and compares every parameter bit for bit; another seed
-// must give other parameters.
-func TestDeterminism(t *testing.T) {
-	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
-		a, b, c := train(t, 7, act, 4), train(t, 7, act, 4), train(t, 8, act, 4)
-		if !algotest.EqualParams(a.Net.Params(), b.Net.Params()) {
-			t.Errorf("%v: two runs of one seed differ", act)
-		}
-		if algotest.EqualParams(a.Net.Params(), c.Net.Params()) {
-			t.Errorf("%v: two seeds gave the same parameters", act)
-		}
-	}
-}
-
-// TestSaveLoad saves a PG during training, loads the state into a fresh
-// one, and checks that both continue identically: parameters, return
-// statistics and the policy's samples.
-func TestSaveLoad(t *testing.T) {
-	act := algotest.Box(t, -2, 2, 2)
-	p := train(t, 3, act, 3)
-	var state bytes.Buffer
-	if err := p.Save(&state); err != nil {
-		t.Fatal(err)
-	}
-	fresh, err := pg.New(p.Config(), algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(99, 99)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fresh.Load(bytes.NewReader(state.Bytes())); err != nil {
-		t.Fatal(err)
-	}
-	if fresh.Counters != p.Counters {
-		t.Errorf("loaded counters %+v, want %+v", fresh.Counters, p.Counters)
-	}
-	var l1, l2 algo.Learner
-	for i := range 2 {
-		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(5, uint64(i))))
-		if _, err := l1.StepAll(p, buf, 32, 2); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l2.StepAll(fresh, buf, 32, 2); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !algotest.EqualParams(p.Net.Params(), fresh.Net.Params()) {
-		t.Error("parameters differ after resuming")
-	}
-	obs := batch.MustNew("obs", nd.Zeros(nd.Float32, 8, 4))
-	var o1, o2 batch.Batch
-	for _, q := range []*pg.PG{p, fresh} {
-		q.Policy().SetTrainingStep(true)
-	}
-	p.Policy().Act(&o1, obs, nil, true)
-	fresh.Policy().Act(&o2, obs, nil, true)
-	if !batch.Equal(&o1, &o2) {
-		t.Error("the policies' samples differ after resuming")
-	}
-	other := p.Config()
-	other.Net.Hidden = []int{8}
-	wrong, err := pg.New(other, algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(1, 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := wrong.Load(bytes.NewReader(state.Bytes())); !errors.Is(err, algo.ErrState) {
-		t.Errorf("loading into another network: %v, want ErrState", err)
-	}
-}
-
-// TestUpdateAllocations locks the steady state of an update (Preprocess and
-// UpdateRepeat on a collection of the same size) at zero allocations, for
-// both heads.
-func TestUpdateAllocations(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts mean nothing under the race detector")
-	}
-	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
-		p := train(t, 1, act, 1)
-		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(1, 1)))
-		b, idx := algotest.Take(t, buf)
-		step := func() {
-			if err := p.Preprocess(b, buf, idx); err != nil {
+// TestCheck runs algotest's on-policy checks (determinism, resume from a
+// saved state, the allocation lock of an update, a smoke run) with both
+// heads, on a PG with two hidden layers of 16.
+func TestCheck(t *testing.T) {
+	newPG := func(hidden ...int) func(testing.TB, env.Space, *rand.Rand) *pg.PG {
+		return func(t testing.TB, act env.Space, rng *rand.Rand) *pg.PG {
+			cfg := pg.DefaultConfig()
+			cfg.Net.Hidden = hidden
+			p, err := pg.New(cfg, algotest.Box(t, -10, 10, 4), act, rng)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := p.UpdateRepeat(b, 32, 2); err != nil {
-				t.Fatal(err)
-			}
-		}
-		step()
-		if a := testing.AllocsPerRun(20, step); a != 0 {
-			t.Errorf("%v: an update allocates %v times", act, a)
+			return p
 		}
 	}
+	algotest.CheckOnPolicy(t, algotest.OnPolicy[*pg.PG]{
+		New:    newPG(16, 16),
+		Params: func(p *pg.PG) nn.Params { return p.Net.Params() },
+		Other: func(t testing.TB, act env.Space) *pg.PG {
+			return newPG(8)(t, act, rand.New(rand.NewPCG(1, 1)))
+		},
+	})
 }
 
 // TestSchedule checks the linear learning-rate decay over env steps.
