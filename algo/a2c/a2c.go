@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/gorl/gorl/algo/pg"
+	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
@@ -23,9 +23,8 @@ import (
 //
 // An A2C is driven by one goroutine at a time.
 type A2C struct {
-	pg.Base
+	actorcritic.Critic
 	cfg   Config
-	gae   GAE
 	stats map[string]float64
 }
 
@@ -34,12 +33,12 @@ type A2C struct {
 // are drawn from rng.
 //
 // New returns an error wrapping ErrConfig for an invalid cfg, and
-// pg.ErrConfig for spaces the networks cannot take.
+// actorcritic.ErrConfig for spaces the networks cannot take.
 func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*A2C, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	net, err := pg.NewNet(cfg.Net, obs, act, true, rng)
+	net, err := actorcritic.NewNet(cfg.Net, obs, act, true, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -50,20 +49,16 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*A2C, error) {
 // the action space act it was made for; cfg.Net is ignored. The seeds of the
 // random sources are drawn from rng.
 //
-// It returns an error wrapping ErrConfig for an invalid cfg or a net
-// without critic, and pg.ErrConfig for an action space that does not fit
-// net.
-func NewWithNet(cfg Config, net *pg.Net, act env.Space, rng *rand.Rand) (*A2C, error) {
+// It returns an error wrapping ErrConfig for an invalid cfg, and
+// ErrConfig and actorcritic.ErrConfig for a net without critic or an action
+// space that does not fit net.
+func NewWithNet(cfg Config, net *actorcritic.Net, act env.Space, rng *rand.Rand) (*A2C, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if !net.HasCritic() {
-		return nil, fmt.Errorf("%w: A2C needs a Net with a critic", ErrConfig)
-	}
-	a := &A2C{cfg: cfg, gae: GAE{Gamma: cfg.Gamma, Lambda: cfg.GAELambda, ReturnScaling: cfg.ReturnScaling},
-		stats: map[string]float64{"loss": 0, "actor_loss": 0, "vf_loss": 0, "entropy": 0}}
-	if err := a.Init(net, act, cfg.Policy, cfg.Training, rng); err != nil {
-		return nil, err
+	a := &A2C{cfg: cfg, stats: map[string]float64{"loss": 0, "actor_loss": 0, "vf_loss": 0, "entropy": 0}}
+	if err := a.Init(cfg.OnPolicy, net, act, rng); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return a, nil
 }
@@ -74,20 +69,17 @@ func (a *A2C) Config() Config { return a.cfg }
 // Preprocess evaluates the critic on the collection b (obs and obs_next of
 // the transitions of buf at indices, in time order as
 // buf.SampleIndices(0, nil) lists them) and stores in b the values "v_s",
-// the returns "returns" and the GAE advantages "adv" (see GAE), as float32
+// the returns "returns" and the GAE advantages "adv" (see
+// actorcritic.GAE), as float32
 // arrays [N] that are memory of the A2C, overwritten by its next Preprocess
 // or UpdateRepeat. It returns an error if b lacks a key or holds
 // observations or actions the networks cannot take.
 func (a *A2C) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
-	r := &a.Roll
-	if err := r.Load(b, a.Space, true); err != nil {
-		return err
-	}
-	if err := a.gae.Compute(r, a.Net, buf, indices, &a.Counters.Returns); err != nil {
+	if err := a.Estimate(b, buf, indices); err != nil {
 		return err
 	}
 	for _, k := range columns {
-		if err := r.Store(b, k); err != nil {
+		if err := a.Roll.Store(b, k); err != nil {
 			return err
 		}
 	}
@@ -111,10 +103,10 @@ type entropic interface{ Entropy() *tensor.Tensor }
 // UpdateRepeat returns an error if b lacks a key or holds actions outside
 // the action space (changing nothing), or if the policy's distribution
 // diverges (NaN parameters), which stops the update after the steps taken.
-// It panics as pg.CheckRepeat does for invalid arguments, and with
+// It panics as actorcritic.CheckRepeat does for invalid arguments, and with
 // a runtime error if the head's distribution has no entropy.
 func (a *A2C) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]float64, error) {
-	pg.CheckRepeat(batchSize, repeat)
+	actorcritic.CheckRepeat(batchSize, repeat)
 	r := &a.Roll
 	if err := r.Load(b, a.Space, false); err != nil {
 		return nil, err

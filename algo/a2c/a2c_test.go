@@ -1,7 +1,6 @@
 package a2c_test
 
 import (
-	"bytes"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -9,14 +8,12 @@ import (
 
 	"gonum.org/v1/gonum/floats/scalar"
 
-	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/a2c"
+	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/algo/algotest"
-	"github.com/gorl/gorl/algo/pg"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
@@ -24,9 +21,9 @@ import (
 
 // linearNet returns a Net over observations of two numbers and two
 // actions: logits = W·s, V(s) = w·s, both without bias.
-func linearNet(t *testing.T, actor [2][]float32, critic []float32) *pg.Net {
+func linearNet(t *testing.T, actor [2][]float32, critic []float32) *actorcritic.Net {
 	t.Helper()
-	net, err := pg.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, algotest.Linear(actor[0], actor[1]), algotest.Linear(critic),
+	net, err := actorcritic.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, algotest.Linear(actor[0], actor[1]), algotest.Linear(critic),
 		policy.CategoricalHead{}, algotest.Discrete(t, 2, 0))
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +171,7 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("%s: %v, want ErrConfig", tc.name, err)
 		}
 	}
-	net, err := pg.NewNet(pg.NetConfig{Hidden: []int{4}}, obs, act, false, rand.New(rand.NewPCG(1, 1)))
+	net, err := actorcritic.NewNet(actorcritic.NetConfig{Hidden: []int{4}}, obs, act, false, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,94 +180,28 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-// train runs updates of an A2C made from seed (with return scaling and an
-// entropy bonus, so that every part runs) on collections drawn from seed.
-func train(t testing.TB, seed uint64, act env.Space, updates int) *a2c.A2C {
-	cfg := a2c.DefaultConfig()
-	cfg.Net.Hidden = []int{16, 16}
-	cfg.ReturnScaling, cfg.EntCoef, cfg.MaxGradNorm, cfg.GAELambda = true, 0.01, 0.5, 0.95
-	a, err := a2c.New(cfg, algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(seed, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l algo.Learner
-	for i := range updates {
-		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(seed, uint64(i))))
-		if _, err := l.StepAll(a, buf, 32, 2); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return a
-}
-
-// TestDeterminism trains twice from the same seed, with a Discrete and a
-// Box action space, and compares every parameter bit for bit; another seed
-// must give other parameters.
-func TestDeterminism(t *testing.T) {
-	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
-		a, b, c := train(t, 7, act, 4), train(t, 7, act, 4), train(t, 8, act, 4)
-		if !algotest.EqualParams(a.Net.Params(), b.Net.Params()) || a.Counters != b.Counters {
-			t.Errorf("%v: two runs of one seed differ", act)
-		}
-		if algotest.EqualParams(a.Net.Params(), c.Net.Params()) {
-			t.Errorf("%v: two seeds gave the same parameters", act)
-		}
-	}
-}
-
-// TestSaveLoad saves an A2C during training, loads the state into a fresh
-// one, and checks that both continue identically.
-func TestSaveLoad(t *testing.T) {
-	act := algotest.Discrete(t, 2, 0)
-	a := train(t, 3, act, 3)
-	var state bytes.Buffer
-	if err := a.Save(&state); err != nil {
-		t.Fatal(err)
-	}
-	fresh, err := a2c.New(a.Config(), algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(99, 99)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fresh.Load(bytes.NewReader(state.Bytes())); err != nil {
-		t.Fatal(err)
-	}
-	var l1, l2 algo.Learner
-	for i := range 2 {
-		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(5, uint64(i))))
-		if _, err := l1.StepAll(a, buf, 32, 2); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l2.StepAll(fresh, buf, 32, 2); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !algotest.EqualParams(a.Net.Params(), fresh.Net.Params()) || a.Counters != fresh.Counters {
-		t.Error("parameters or counters differ after resuming")
-	}
-}
-
-// TestUpdateAllocations locks the steady state of an update (Preprocess and
-// UpdateRepeat on a collection of the same size) at zero allocations, for
-// both heads.
-func TestUpdateAllocations(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts mean nothing under the race detector")
-	}
-	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
-		a := train(t, 1, act, 1)
-		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(1, 1)))
-		b, idx := algotest.Take(t, buf)
-		step := func() {
-			if err := a.Preprocess(b, buf, idx); err != nil {
+// TestCheck runs algotest's on-policy checks (determinism, resume from a
+// saved state, the allocation lock of an update, a smoke run) with both
+// heads, on an A2C with two hidden layers of 16, return scaling, an entropy
+// bonus and gradient clipping, so that every part runs.
+func TestCheck(t *testing.T) {
+	newA2C := func(hidden ...int) func(testing.TB, env.Space, *rand.Rand) *a2c.A2C {
+		return func(t testing.TB, act env.Space, rng *rand.Rand) *a2c.A2C {
+			cfg := a2c.DefaultConfig()
+			cfg.Net.Hidden = hidden
+			cfg.ReturnScaling, cfg.EntCoef, cfg.MaxGradNorm, cfg.GAELambda = true, 0.01, 0.5, 0.95
+			a, err := a2c.New(cfg, algotest.Box(t, -10, 10, 4), act, rng)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := a.UpdateRepeat(b, 32, 2); err != nil {
-				t.Fatal(err)
-			}
-		}
-		step()
-		if n := testing.AllocsPerRun(20, step); n != 0 {
-			t.Errorf("%v: an update allocates %v times", act, n)
+			return a
 		}
 	}
+	algotest.CheckOnPolicy(t, algotest.OnPolicy[*a2c.A2C]{
+		New:    newA2C(16, 16),
+		Params: func(a *a2c.A2C) nn.Params { return a.Net.Params() },
+		Other: func(t testing.TB, act env.Space) *a2c.A2C {
+			return newA2C(8)(t, act, rand.New(rand.NewPCG(1, 1)))
+		},
+	})
 }

@@ -8,14 +8,10 @@ import (
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/a2c"
-	"github.com/gorl/gorl/algo/pg"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
-	"github.com/gorl/gorl/nn"
-	"github.com/gorl/gorl/policy"
-	"github.com/gorl/gorl/tensor"
 )
 
 // An A2C update on a collection: Preprocess adds the critic's values, the
@@ -45,34 +41,3 @@ func ExampleNew() {
 
 // GAE with the critic V(s) = s₀ on a terminated episode of three steps with
 // reward 1, γ = λ = 0.5: V = (0, 1, 2), δ = (1.5, 1, −1).
-func ExampleGAE() {
-	act, _ := env.NewDiscrete(2, 0)
-	critic := &nn.Linear{Weight: tensor.MustFromSlice([]float32{1, 0}, 1, 2)}
-	actor := &nn.Linear{Weight: tensor.New(2, 2)}
-	net, _ := pg.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, actor, critic, policy.CategoricalHead{}, act)
-	buf, _ := buffer.New(buffer.Config{Size: 10})
-	for i := range 3 {
-		buf.Add(batch.MustNew("obs", []float32{float32(i), 0}, "act", int64(0), "rew", 1.0,
-			"terminated", i == 2, "truncated", false, "obs_next", []float32{float32(i + 1), 0}), nil, nil)
-	}
-	idx := buf.SampleIndices(0, nil)
-	b, _ := buf.Take(idx)
-	var r pg.Rollout
-	if err := r.Load(b, act, true); err != nil {
-		fmt.Println(err)
-		return
-	}
-	g := a2c.GAE{Gamma: 0.5, Lambda: 0.5}
-	var stats pg.RunningMeanStd
-	if err := g.Compute(&r, net, buf, idx, &stats); err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println("v_s", r.Column("v_s").Data())
-	fmt.Println("adv", r.Column("adv").Data())
-	fmt.Println("returns", r.Column("returns").Data())
-	// Output:
-	// v_s [0 1 2]
-	// adv [1.6875 0.75 -1]
-	// returns [1.6875 1.75 1]
-}

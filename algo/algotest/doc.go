@@ -2,7 +2,8 @@
 // under algo) and of the code around them (policy, trainer) share: spaces,
 // linear layers with given weights for hand-computed losses, CartPole envs,
 // on-policy collections of transitions in a vector buffer, the comparison of
-// parameter sets, and the BLAS tag of benchmark names.
+// parameter sets and saved states, the checks every algorithm passes, and the
+// BLAS tag of benchmark names.
 //
 // # Overview
 //
@@ -13,7 +14,13 @@
 //   - [Collection] fills a vector buffer with random transitions of several
 //     envs, as an on-policy trainer collects them, and [Take] returns the
 //     whole collection as algo.Learner.StepAll takes it.
-//   - [EqualParams] compares two parameter sets bit for bit.
+//   - [EqualParams] compares two parameter sets bit for bit; [State]
+//     returns an algorithm's saved state, to compare byte for byte.
+//   - [CheckOnPolicy] and [CheckOffPolicy] run the checks every algorithm
+//     passes (determinism, resume from a saved state, the allocation lock of
+//     the steady-state update, a smoke run) from a short description of the
+//     algorithm ([OnPolicy], [OffPolicy]), so that an algorithm's own tests
+//     hold only what is particular to it: its loss by hand, its options.
 //   - [BLASTag] names the BLAS in sub-benchmark names.
 //
 // # Decisions
@@ -23,4 +30,9 @@
 // here rather than in a copy per package. Helpers that only two packages
 // share, or that only look alike (each algorithm's train function, its
 // hand-computed fixtures), stay with their tests.
+//
+// The checks compare whole saved states rather than parameters and counters
+// one by one: a state equal byte for byte covers the networks, the
+// optimizers, the random sources and the counters, and holds for any
+// algorithm that implements Save.
 package algotest

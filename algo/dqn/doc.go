@@ -69,12 +69,9 @@
 //     clip_loss_grad ignores the weights): the Huber function is written
 //     elementwise as ½m² + δ(|d| − m), m = min(|d|, δ), which has the same
 //     gradient, so weights apply to both losses.
-//   - Measured on this machine kind with OpenBLAS on one thread (CPU time, the
-//     machine being shared): an update cycle of the CartPole configuration
-//     costs 0.84–0.89 ms, of which the profile puts 45% in the matrix products,
-//     30% in Adam's step of the 50,000 parameters and 13% in ReLU, and this
-//     package's own work below the profile's resolution; acting for 10 envs
-//     costs 42–46 µs. Trained with the CartPole defaults, 5 of 5 seeds reach a
-//     mean test return of 195 in a median 0.93 s of wall time (gorl bench
-//     dqn-cartpole; Tianshou 2.0.1: 9.2 s).
+//   - The cost of an update cycle is dominated by the matrix products,
+//     Adam's step and ReLU, with this package's own work below a profile's
+//     resolution (figures in docs/design.md). Trained with the CartPole
+//     defaults (gorl bench dqn-cartpole) it meets its learning and speed
+//     targets; BENCHMARKS.md has the medians.
 package dqn

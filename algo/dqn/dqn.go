@@ -220,7 +220,7 @@ func (d *DQN) targets(tq []float32, next *batch.Batch) error {
 	}
 	v := values.Data()
 	if d.target != nil && d.cfg.Double {
-		d.nextAct = tensor.ArgMaxTo(grow(d.nextAct, n), online, 1)
+		d.nextAct = tensor.ArgMaxTo(slices.Grow(d.nextAct[:0], n)[:n], online, 1)
 		for k, a := range d.nextAct {
 			tq[k] = v[k*d.nAct+a]
 		}
@@ -417,11 +417,4 @@ func (d *DQN) parts() []algo.Part {
 		algo.Part{Name: "optim", Save: d.opt.Save, Load: d.opt.Load},
 		algo.BinaryPart("rng", d.src),
 		algo.JSONPart("counters", &d.counters))
-}
-
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }

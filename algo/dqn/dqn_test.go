@@ -1,20 +1,19 @@
 package dqn_test
 
 import (
-	"bytes"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
 
-	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/dqn"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
-	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
 )
 
@@ -385,122 +384,40 @@ func fill(t testing.TB, buf buffer.Buffer, steps int, rng *rand.Rand) {
 	}
 }
 
-// train runs updates of a DQN made from seed on a buffer filled from seed,
-// and returns it.
-func train(t testing.TB, seed uint64, updates int) (*dqn.DQN, buffer.Buffer) {
-	buf, err := buffer.NewVector(buffer.Config{Size: 2000}, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fill(t, buf, 150, rand.New(rand.NewPCG(seed, 1)))
-	cfg := dqn.DefaultConfig()
-	cfg.Hidden = []int{32, 32}
-	cfg.TargetUpdateFreq = 5
-	d, err := dqn.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(seed, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l algo.Learner
-	rng := rand.New(rand.NewPCG(seed, 3))
-	for range updates {
-		if _, err := l.Step(d, buf, 64, rng); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return d, buf
-}
-
-// TestDeterminism trains twice from the same seed and compares every
-// parameter bit for bit; another seed must give other parameters.
-func TestDeterminism(t *testing.T) {
-	a, _ := train(t, 7, 30)
-	b, _ := train(t, 7, 30)
-	c, _ := train(t, 8, 30)
-	pa, pb, pc := a.Network().Params(), b.Network().Params(), c.Network().Params()
-	for i := range pa {
-		if !pa[i].Tensor.Equal(pb[i].Tensor) {
-			t.Errorf("parameter %s differs between two runs of one seed", pa[i].Name)
-		}
-	}
-	if pa[0].Tensor.Equal(pc[0].Tensor) {
-		t.Error("two seeds gave the same parameters")
-	}
-}
-
-// TestSaveLoad saves a DQN during training, loads the state into a fresh
-// DQN, and checks that both continue identically.
-func TestSaveLoad(t *testing.T) {
-	d, buf := train(t, 3, 12)
-	var state bytes.Buffer
-	if err := d.Save(&state); err != nil {
-		t.Fatal(err)
-	}
-	cfg := d.Config()
-	fresh, err := dqn.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(99, 99)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fresh.Load(bytes.NewReader(state.Bytes())); err != nil {
-		t.Fatal(err)
-	}
-	if fresh.Updates() != 12 {
-		t.Errorf("loaded Updates = %d, want 12", fresh.Updates())
-	}
-	var l1, l2 algo.Learner
-	r1, r2 := rand.New(rand.NewPCG(5, 5)), rand.New(rand.NewPCG(5, 5))
-	for range 8 { // crosses a target update (every 5)
-		if _, err := l1.Step(d, buf, 64, r1); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l2.Step(fresh, buf, 64, r2); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, net := range [][2]policy.Network{{d.Network(), fresh.Network()}, {d.Target(), fresh.Target()}} {
-		p1, p2 := net[0].Params(), net[1].Params()
-		for i := range p1 {
-			if !p1[i].Tensor.Equal(p2[i].Tensor) {
-				t.Errorf("parameter %s differs after resuming", p1[i].Name)
+// TestCheck runs algotest's off-policy checks (determinism, resume from a
+// saved state across a target update, the allocation lock of an update
+// cycle — sample, n-step returns with double Q targets, update, target
+// copy —, a smoke run) on a DQN with two hidden layers of 32 and a target
+// update every 5 steps, sampling from 150 steps of 10 envs (fill).
+func TestCheck(t *testing.T) {
+	newDQN := func(hidden ...int) func(testing.TB, *rand.Rand) *dqn.DQN {
+		return func(t testing.TB, rng *rand.Rand) *dqn.DQN {
+			cfg := dqn.DefaultConfig()
+			cfg.Hidden = hidden
+			cfg.TargetUpdateFreq = 5
+			d, err := dqn.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rng)
+			if err != nil {
+				t.Fatal(err)
 			}
+			return d
 		}
 	}
-	// The policies' random sources continue identically too.
-	obs := batch.MustNew("obs", nd.Zeros(nd.Float32, 64, 4))
-	var o1, o2 batch.Batch
-	for _, p := range []policy.Policy{d.Policy(), fresh.Policy()} {
-		p.(*policy.Q).SetEps(1, 1)
-	}
-	d.Policy().Act(&o1, obs, nil, true)
-	fresh.Policy().Act(&o2, obs, nil, true)
-	if !batch.Equal(&o1, &o2) {
-		t.Error("the policies' random sources differ after resuming")
-	}
-
-	other := dqn.DefaultConfig()
-	other.Hidden = []int{16}
-	wrong, _ := dqn.New(other, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 2, 0), rand.New(rand.NewPCG(1, 1)))
-	if err := wrong.Load(bytes.NewReader(state.Bytes())); !errors.Is(err, algo.ErrState) {
-		t.Errorf("loading into another network: %v, want ErrState", err)
-	}
-}
-
-// TestUpdateAllocations locks the steady state of an update cycle (sample,
-// n-step returns with double Q targets, update, target copy) at zero
-// allocations.
-func TestUpdateAllocations(t *testing.T) {
-	if race.Enabled {
-		t.Skip("the race detector allocates")
-	}
-	d, buf := train(t, 1, 3)
-	var l algo.Learner
-	rng := rand.New(rand.NewPCG(1, 1))
-	step := func() {
-		if _, err := l.Step(d, buf, 64, rng); err != nil {
-			t.Fatal(err)
-		}
-	}
-	step()
-	if a := testing.AllocsPerRun(50, step); a != 0 {
-		t.Errorf("an update cycle allocates %v times", a)
-	}
+	algotest.CheckOffPolicy(t, algotest.OffPolicy[*dqn.DQN]{
+		New: newDQN(32, 32),
+		Params: func(d *dqn.DQN) nn.Params {
+			return append(slices.Clone(d.Network().Params()), d.Target().Params()...)
+		},
+		Other: func(t testing.TB) *dqn.DQN { return newDQN(16)(t, rand.New(rand.NewPCG(1, 1))) },
+		Buffer: func(t testing.TB, rng *rand.Rand) buffer.Buffer {
+			buf, err := buffer.NewVector(buffer.Config{Size: 2000}, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fill(t, buf, 150, rng)
+			return buf
+		},
+		Updates: 12, // then 8 more, crossing a target update (every 5)
+		Resume:  8,
+		Explore: func(d *dqn.DQN) { d.Policy().(*policy.Q).SetEps(1, 1) },
+	})
 }

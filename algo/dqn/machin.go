@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
@@ -166,7 +167,7 @@ func (m *Machin) Update() (float64, error) {
 	}
 	state, action, nextState := vals[0].(*batch.Batch), vals[1].(*batch.Batch), vals[3].(*batch.Batch)
 	reward, terminal := vals[2].(*nd.Array), vals[4].(*nd.Array)
-	m.targets = grow(m.targets, n)
+	m.targets = slices.Grow(m.targets[:0], n)[:n]
 	if err := m.d.targets(m.targets, nextState); err != nil {
 		return 0, err
 	}

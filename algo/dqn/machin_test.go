@@ -13,7 +13,7 @@ import (
 	"github.com/gorl/gorl/tensor"
 )
 
-// qnet is Machin's QNet of seed 004 in its simplest form: forward(state)
+// qnet is Machin's QNet in its simplest form: forward(state)
 // with one linear layer, its input named "state".
 type qnet struct{ fc *nn.Linear }
 

@@ -5,105 +5,25 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gorl/gorl/nn"
+	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/optim"
 	"github.com/gorl/gorl/policy"
 )
 
-// ErrConfig is wrapped by the errors of Validate, New and the other
-// constructors for an invalid configuration or networks that do not fit the
-// env's spaces.
+// ErrConfig is wrapped by the errors of Validate and New for an invalid
+// configuration; errors about networks that do not fit the env's spaces
+// wrap actorcritic.ErrConfig too.
 var ErrConfig = errors.New("pg: invalid configuration")
-
-// NetConfig describes the networks New builds for a Box observation space
-// of one axis: MLPs from the observation to the actor's output (the logits
-// of a Discrete action space, the mean of a Normal over a Box action space)
-// and, for actor-critic algorithms, to the state value.
-type NetConfig struct {
-	// Hidden lists the hidden layer sizes of the MLPs, each at least 1.
-	// Default [64, 64].
-	Hidden []int `json:"hidden"`
-	// Activation follows every hidden layer. "" means ReLU.
-	Activation nn.Activation `json:"activation"`
-	// Shared makes the actor and the critic one network with two heads:
-	// a trunk of the hidden layers and a linear layer each for the actor
-	// and the critic (Tianshou's actor and critic over one preprocess net).
-	// Without it they are separate MLPs with the same hidden sizes. It needs
-	// hidden layers. Default false.
-	Shared bool `json:"shared"`
-	// OrthogonalGain, when positive, initializes every weight matrix
-	// orthogonally with this gain and every bias with 0, as Tianshou's
-	// on-policy tests do (gain 1 for PPO, √2 for REINFORCE); 0 keeps
-	// PyTorch's default initialization. Default √2.
-	OrthogonalGain float64 `json:"orthogonal_gain"`
-	// LogStdInit is the initial log standard deviation of the Normal head
-	// of a Box action space (a parameter of the policy, independent of the
-	// observation). Default 0: σ = 1.
-	LogStdInit float64 `json:"log_std_init"`
-}
-
-// Validate returns an error wrapping ErrConfig naming the first invalid
-// field, or nil.
-func (c NetConfig) Validate() error {
-	for _, h := range c.Hidden {
-		if h < 1 {
-			return fmt.Errorf("%w: hidden sizes %v", ErrConfig, c.Hidden)
-		}
-	}
-	if c.Shared && len(c.Hidden) == 0 {
-		return fmt.Errorf("%w: a shared trunk needs hidden layers", ErrConfig)
-	}
-	if c.Activation != "" {
-		if err := c.Activation.Validate(); err != nil {
-			return fmt.Errorf("%w: %w", ErrConfig, err)
-		}
-	}
-	if math.IsNaN(c.LogStdInit) || math.IsInf(c.LogStdInit, 0) {
-		return fmt.Errorf("%w: log_std_init %v", ErrConfig, c.LogStdInit)
-	}
-	if !(c.OrthogonalGain >= 0) || math.IsInf(c.OrthogonalGain, 0) {
-		return fmt.Errorf("%w: orthogonal_gain %v", ErrConfig, c.OrthogonalGain)
-	}
-	return nil
-}
-
-// Training holds the optimization settings the on-policy algorithms of this
-// family share (embedded in their Configs, so its fields sit at the top level
-// of their JSON): Adam, gradient-norm clipping and learning-rate decay.
-type Training struct {
-	// Optim configures Adam. Default PyTorch's Adam with the learning rate
-	// the algorithm's DefaultConfig names.
-	Optim optim.AdamConfig `json:"optim"`
-	// MaxGradNorm, when positive, clips the gradients' global L2 norm
-	// before each step. Default 0: no clipping.
-	MaxGradNorm float64 `json:"max_grad_norm"`
-	// LRDecaySteps, when positive, decays the learning rate linearly from
-	// Optim.LR to 0 over that many env steps of training (applied through
-	// algo.Scheduled; Tianshou's and CleanRL's linear learning-rate
-	// annealing). Default 0: a constant rate.
-	LRDecaySteps int64 `json:"lr_decay_steps"`
-}
-
-// Validate returns an error naming the first invalid field, or nil.
-func (t Training) Validate() error {
-	switch {
-	case !(t.MaxGradNorm >= 0) || math.IsInf(t.MaxGradNorm, 0):
-		return fmt.Errorf("max_grad_norm %v", t.MaxGradNorm)
-	case t.LRDecaySteps < 0:
-		return fmt.Errorf("lr_decay_steps %d < 0", t.LRDecaySteps)
-	}
-	return t.Optim.Validate()
-}
 
 // Config holds the hyperparameters of REINFORCE. DefaultConfig returns the
 // settings of Tianshou's CartPole policy-gradient test; a zero field means
 // "off" or the default its comment names.
 type Config struct {
 	// Net describes the policy network.
-	Net NetConfig `json:"net"`
+	Net actorcritic.NetConfig `json:"net"`
 	// Policy configures the acting policy: the most likely action when
 	// testing, and the mapping of raw actions to a Box action space's
-	// bounds. Default DefaultPolicy().
+	// bounds. Default actorcritic.DefaultPolicy().
 	Policy policy.ActorConfig `json:"policy"`
 	// Gamma is the discount factor γ in [0, 1]. Default 0.95.
 	Gamma float64 `json:"gamma"`
@@ -113,7 +33,7 @@ type Config struct {
 	// the collection with μ (Tianshou's return_standardization). Default
 	// true.
 	ReturnStandardization bool `json:"return_standardization"`
-	Training
+	actorcritic.Training
 }
 
 // DefaultConfig returns the settings of Tianshou's CartPole REINFORCE test
@@ -124,28 +44,19 @@ func DefaultConfig() Config {
 	o := optim.DefaultAdamConfig()
 	o.LR = 1e-3
 	return Config{
-		Net:                   NetConfig{Hidden: []int{64, 64}, OrthogonalGain: math.Sqrt2},
-		Policy:                DefaultPolicy(),
+		Net:                   actorcritic.NetConfig{Hidden: []int{64, 64}, OrthogonalGain: math.Sqrt2},
+		Policy:                actorcritic.DefaultPolicy(),
 		Gamma:                 0.95,
 		ReturnStandardization: true,
-		Training:              Training{Optim: o},
+		Training:              actorcritic.Training{Optim: o},
 	}
-}
-
-// DefaultPolicy returns the acting configuration of the on-policy
-// algorithms' defaults: the most likely action when testing (Tianshou's
-// deterministic_eval), and Box actions clipped to [−1, 1] and scaled to the
-// space's bounds (Tianshou's action_bound_method "clip" with
-// action_scaling).
-func DefaultPolicy() policy.ActorConfig {
-	return policy.ActorConfig{DeterministicEval: true, Map: policy.BoxMapConfig{Bound: policy.Clip, Scale: true}}
 }
 
 // Validate returns an error wrapping ErrConfig naming the first invalid
 // field, or nil.
 func (c Config) Validate() error {
 	if err := c.Net.Validate(); err != nil {
-		return err
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	if !(c.Gamma >= 0 && c.Gamma <= 1) {
 		return fmt.Errorf("%w: gamma %v outside [0, 1]", ErrConfig, c.Gamma)

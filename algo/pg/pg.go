@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
@@ -19,12 +20,12 @@ const eps = 1e-8
 // maximizes E[log π(a|s)·Gₜ] over whole collections, with Gₜ the discounted
 // return of the rest of the episode, optionally standardized by running
 // statistics. It is an algo.OnPolicy algorithm; its policy is a
-// *policy.Actor (a Categorical over a Discrete action space, a NormalHead's
-// Gaussian over a Box).
+// *policy.Actor (a Categorical over a Discrete action space, an
+// actorcritic.NormalHead's Gaussian over a Box).
 //
 // A PG is driven by one goroutine at a time.
 type PG struct {
-	Base
+	actorcritic.Base
 	cfg Config
 
 	ep     algo.Episodic
@@ -39,13 +40,13 @@ type PG struct {
 // built from cfg.Net (no critic). The network's weights and the seeds of the
 // policy's and the minibatches' random sources are drawn from rng.
 //
-// New returns an error wrapping ErrConfig for an invalid cfg and for spaces
-// the network cannot take.
+// New returns an error wrapping ErrConfig for an invalid cfg, and
+// actorcritic.ErrConfig for spaces the network cannot take.
 func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*PG, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	net, err := NewNet(cfg.Net, obs, act, false, rng)
+	net, err := actorcritic.NewNet(cfg.Net, obs, act, false, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -57,15 +58,15 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*PG, error) {
 // critic if it has one (its parameters stay in the state but get no
 // gradient). The seeds of the random sources are drawn from rng.
 //
-// It returns an error wrapping ErrConfig for an invalid cfg or an action
-// space that does not fit net.
-func NewWithNet(cfg Config, net *Net, act env.Space, rng *rand.Rand) (*PG, error) {
+// It returns an error wrapping ErrConfig for an invalid cfg, and ErrConfig
+// and actorcritic.ErrConfig for an action space that does not fit net.
+func NewWithNet(cfg Config, net *actorcritic.Net, act env.Space, rng *rand.Rand) (*PG, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	p := &PG{cfg: cfg, stats: map[string]float64{"loss": 0}}
 	if err := p.Init(net, act, cfg.Policy, cfg.Training, rng); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return p, nil
 }
@@ -117,9 +118,9 @@ func (p *PG) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error 
 // UpdateRepeat returns an error if b lacks a key or holds actions outside
 // the action space (changing nothing), or if the policy's distribution
 // diverges (NaN parameters), which stops the update after the steps taken.
-// It panics as CheckRepeat does for invalid arguments.
+// It panics as actorcritic.CheckRepeat does for invalid arguments.
 func (p *PG) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]float64, error) {
-	CheckRepeat(batchSize, repeat)
+	actorcritic.CheckRepeat(batchSize, repeat)
 	r := &p.Roll
 	if err := r.Load(b, p.Space, false); err != nil {
 		return nil, err

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gorl/gorl/algo/a2c"
-	"github.com/gorl/gorl/algo/pg"
+	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/optim"
 )
 
@@ -14,13 +13,14 @@ import (
 // configuration.
 var ErrConfig = errors.New("ppo: invalid configuration")
 
-// Config holds the hyperparameters of PPO: A2C's (embedded, so its fields sit
-// at the top level of the JSON) and the clipping options. DefaultConfig
+// Config holds the hyperparameters of PPO: the actor-critic settings it
+// shares with A2C (embedded, so their fields sit at the top level of the
+// JSON; VFCoef weighs the value loss L_V) and the clipping options. DefaultConfig
 // returns the settings of Tianshou's CartPole PPO test, ContinuousConfig
 // those of its Pendulum test; a zero field means "off" or the default its
 // comment names.
 type Config struct {
-	a2c.Config
+	actorcritic.OnPolicy
 	// EpsClip is ε of the clipped objective, the ratio π/π_old being
 	// clipped to [1 − ε, 1 + ε], in (0, 1). Default 0.2.
 	EpsClip float64 `json:"eps_clip"`
@@ -53,13 +53,13 @@ func DefaultConfig() Config {
 	o := optim.DefaultAdamConfig()
 	o.LR = 3e-4
 	return Config{
-		Config: a2c.Config{
-			Net:       pg.NetConfig{Hidden: []int{64, 64}, Shared: true, OrthogonalGain: 1},
-			Policy:    pg.DefaultPolicy(),
+		OnPolicy: actorcritic.OnPolicy{
+			Net:       actorcritic.NetConfig{Hidden: []int{64, 64}, Shared: true, OrthogonalGain: 1},
+			Policy:    actorcritic.DefaultPolicy(),
 			Gamma:     0.99,
 			GAELambda: 0.95,
 			VFCoef:    0.5,
-			Training:  pg.Training{Optim: o, MaxGradNorm: 0.5},
+			Training:  actorcritic.Training{Optim: o, MaxGradNorm: 0.5},
 		},
 		EpsClip: 0.2,
 	}
@@ -77,14 +77,14 @@ func ContinuousConfig() Config {
 	o := optim.DefaultAdamConfig()
 	o.LR = 1e-3
 	return Config{
-		Config: a2c.Config{
-			Net:           pg.NetConfig{Hidden: []int{64, 64}, OrthogonalGain: 1},
-			Policy:        pg.DefaultPolicy(),
+		OnPolicy: actorcritic.OnPolicy{
+			Net:           actorcritic.NetConfig{Hidden: []int{64, 64}, OrthogonalGain: 1},
+			Policy:        actorcritic.DefaultPolicy(),
 			Gamma:         0.95,
 			GAELambda:     0.95,
 			VFCoef:        0.25,
 			ReturnScaling: true,
-			Training:      pg.Training{Optim: o, MaxGradNorm: 0.5},
+			Training:      actorcritic.Training{Optim: o, MaxGradNorm: 0.5},
 		},
 		EpsClip:                0.2,
 		ValueClip:              true,
@@ -95,7 +95,7 @@ func ContinuousConfig() Config {
 // Validate returns an error wrapping ErrConfig naming the first invalid
 // field, or nil.
 func (c Config) Validate() error {
-	if err := c.Config.Validate(); err != nil {
+	if err := c.OnPolicy.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	switch {

@@ -1,18 +1,19 @@
 // Package ppo implements proximal policy optimization with the clipped
 // objective (Schulman et al., "Proximal Policy Optimization Algorithms",
 // 2017) as an algo.OnPolicy algorithm, for Discrete action spaces (a
-// Categorical head) and Box action spaces (a Gaussian, pg.NormalHead).
+// Categorical head) and Box action spaces (a Gaussian,
+// actorcritic.NormalHead).
 //
 // # Overview
 //
 // [New] builds a [PPO] from a [Config] and the env's spaces: an actor and a
-// critic (a pg.Net), Adam, and a policy.Actor. [DefaultConfig] is the
+// critic (an actorcritic.Net), Adam, and a policy.Actor. [DefaultConfig] is the
 // setting of Tianshou's CartPole test (a shared trunk), [ContinuousConfig]
 // that of its Pendulum test (separate networks, a Normal head). Each update
 // (algo.Learner.StepAll, driven by the on-policy trainer) is
 //
 //   - Preprocess: values, GAE advantages and returns as A2C computes them
-//     (a2c.GAE), and the log-probabilities of the collected actions under
+//     (actorcritic.GAE), and the log-probabilities of the collected actions under
 //     the current policy, stored as "v_s", "adv", "returns" and "logp_old";
 //   - UpdateRepeat: repeat passes over shuffled minibatches, one step each on
 //     the loss below.
@@ -27,8 +28,8 @@
 // advantages with the current critic before every pass after the first, an
 // entropy bonus, gradient-norm clipping and a linear learning-rate decay.
 //
-// PPO embeds pg.Base: Policy, Schedule, Postprocess, Save and Load come from
-// there.
+// PPO embeds actorcritic.Critic: Policy, Schedule, Postprocess, Save, Load
+// and the advantage estimation come from there.
 //
 // # Invariants
 //
@@ -56,20 +57,12 @@
 //   - The speed run (DefaultConfig with Tianshou's CartPole trainer
 //     settings: 20 envs, collections of 2,000 steps, 10 passes of
 //     minibatches of 64, 100 deterministic test episodes, test-in-train, stop
-//     at 195; gorl bench ppo-cartpole) solved CartPole on 10 of 10 seeds in
-//     14k–24k env steps (median 17k; Tianshou ~18k). On this 2-vCPU machine
-//     kind with OpenBLAS the median over 10 seeds was 0.29 s of wall time and
-//     0.27 s of CPU time per seed (Tianshou 7.2 s: 24×); with gonum's pure-Go
-//     BLAS 0.81 s over 5 seeds (8.8×). Under heavy load from other processes
-//     the same runs took 0.59 s and 1.29 s of wall time. One seed (2) passes
+//     at 195; gorl bench ppo-cartpole) solves CartPole on every seed in about
+//     as many env steps as Tianshou, many times faster (BENCHMARKS.md and
+//     docs/design.md have the figures and their commands). Some seeds pass
 //     the test before training: the orthogonally initialized policy already
 //     balances with its most likely actions, as it would in Tianshou, whose
-//     trainer tests first too; without it the median is 0.30 s.
-//   - One update of the speed run costs 30 ms of CPU time with OpenBLAS
-//     (85 ms with gonum), about 97 µs per minibatch step: Adam's step over
-//     the 4,675 parameters takes a quarter, the matrix products a fifth,
-//     ReLU's forward pass a tenth, gradient clipping 7%; Preprocess (three
-//     passes over the collection) 7%. The update does not allocate.
+//     trainer tests first too.
 //   - The dual clip's mask of negative advantages is written into a tape
 //     result (an AddScalar of the advantages, which carry no gradient) and
 //     applied with Tape.Where, which passes no gradient to the mask.
@@ -78,7 +71,7 @@
 //     advantage 0 instead of Tianshou's NaN.
 //   - The old log-probabilities come from a separate pass of the actor over
 //     the collection rather than from the critic's pass on the shared
-//     trunk: a2c.GAE stays one piece shared with A2C, at the price of one
-//     more forward pass over the collection per update (a third of
-//     Preprocess, about 2% of an update).
+//     trunk: actorcritic.GAE stays one piece shared with A2C, at the price
+//     of one more forward pass over the collection per update (a third of
+//     Preprocess, a small part of an update).
 package ppo

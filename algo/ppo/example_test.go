@@ -33,7 +33,7 @@ func ExampleContinuousConfig() {
 	act, _ := policy.ComputeAction(p.Policy(), e.ObservationSpace().Sample(rand.New(rand.NewPCG(3, 4))))
 	fmt.Println("action shape", act.Shape())
 	// Output:
-	// *pg.NormalHead
+	// *actorcritic.NormalHead
 	// actor.0.weight [64 3]
 	// actor.0.bias [64]
 	// actor.2.weight [64 64]

@@ -5,8 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/gorl/gorl/algo/a2c"
-	"github.com/gorl/gorl/algo/pg"
+	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
@@ -27,13 +26,12 @@ const advEps = 1e-8
 // normalization and advantage recomputation as options, minimized over
 // several passes of shuffled minibatches of each collection. It is an
 // algo.OnPolicy algorithm; its policy is a *policy.Actor (a Categorical over
-// a Discrete action space, a pg.NormalHead's Gaussian over a Box).
+// a Discrete action space, a actorcritic.NormalHead's Gaussian over a Box).
 //
 // A PPO is driven by one goroutine at a time.
 type PPO struct {
-	pg.Base
+	actorcritic.Critic
 	cfg Config
-	gae a2c.GAE
 
 	ntp     tensor.Tape // old log-probabilities, without gradients
 	buf     buffer.Buffer
@@ -43,16 +41,16 @@ type PPO struct {
 
 // New returns a PPO for an env with the given spaces, with its actor and
 // critic built from cfg.Net: a Categorical head for a Discrete action space,
-// a pg.NormalHead for a Box. The weights and the seeds of the random sources
+// a actorcritic.NormalHead for a Box. The weights and the seeds of the random sources
 // are drawn from rng.
 //
 // New returns an error wrapping ErrConfig for an invalid cfg, and
-// pg.ErrConfig for spaces the networks cannot take.
+// actorcritic.ErrConfig for spaces the networks cannot take.
 func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*PPO, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	net, err := pg.NewNet(cfg.Net, obs, act, true, rng)
+	net, err := actorcritic.NewNet(cfg.Net, obs, act, true, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -63,20 +61,16 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*PPO, error) {
 // the action space act it was made for; cfg.Net is ignored. The seeds of the
 // random sources are drawn from rng.
 //
-// It returns an error wrapping ErrConfig for an invalid cfg or a net
-// without critic, and pg.ErrConfig for an action space that does not fit
-// net.
-func NewWithNet(cfg Config, net *pg.Net, act env.Space, rng *rand.Rand) (*PPO, error) {
+// It returns an error wrapping ErrConfig for an invalid cfg, and
+// ErrConfig and actorcritic.ErrConfig for a net without critic or an action
+// space that does not fit net.
+func NewWithNet(cfg Config, net *actorcritic.Net, act env.Space, rng *rand.Rand) (*PPO, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if !net.HasCritic() {
-		return nil, fmt.Errorf("%w: PPO needs a Net with a critic", ErrConfig)
-	}
-	p := &PPO{cfg: cfg, gae: a2c.GAE{Gamma: cfg.Gamma, Lambda: cfg.GAELambda, ReturnScaling: cfg.ReturnScaling},
-		stats: map[string]float64{"loss": 0, "clip_loss": 0, "vf_loss": 0, "entropy": 0}}
-	if err := p.Init(net, act, cfg.Policy, cfg.Training, rng); err != nil {
-		return nil, err
+	p := &PPO{cfg: cfg, stats: map[string]float64{"loss": 0, "clip_loss": 0, "vf_loss": 0, "entropy": 0}}
+	if err := p.Init(cfg.OnPolicy, net, act, rng); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	p.ntp.SetGradEnabled(false)
 	return p, nil
@@ -91,7 +85,7 @@ var columns = [...]string{"v_s", "returns", "adv", "logp_old"}
 // Preprocess evaluates the networks on the collection b (obs, act and
 // obs_next of the transitions of buf at indices, in time order as
 // buf.SampleIndices(0, nil) lists them) and stores in b the values "v_s",
-// the returns "returns" and the GAE advantages "adv" (see a2c.GAE), and the
+// the returns "returns" and the GAE advantages "adv" (see actorcritic.GAE), and the
 // log-probabilities of the actions under the current policy, "logp_old", as
 // float32 arrays [N] that are memory of the PPO, overwritten by its next
 // Preprocess or UpdateRepeat. With RecomputeAdvantage it keeps buf and a
@@ -100,13 +94,10 @@ var columns = [...]string{"v_s", "returns", "adv", "logp_old"}
 // It returns an error if b lacks a key or holds observations or actions the
 // networks cannot take.
 func (p *PPO) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
+	if err := p.Estimate(b, buf, indices); err != nil {
+		return err
+	}
 	r := &p.Roll
-	if err := r.Load(b, p.Space, true); err != nil {
-		return err
-	}
-	if err := p.gae.Compute(r, p.Net, buf, indices, &p.Counters.Returns); err != nil {
-		return err
-	}
 	p.ntp.Reset()
 	d, err := p.Net.Dist(&p.ntp, r.Obs())
 	if err != nil {
@@ -143,10 +134,10 @@ type entropic interface{ Entropy() *tensor.Tensor }
 // the action space, or if RecomputeAdvantage is set and Preprocess has not
 // run (changing nothing), and if the policy's distribution diverges (NaN
 // parameters), which stops the update after the steps taken. It panics as
-// pg.CheckRepeat does for invalid arguments, and with a runtime error if the
+// actorcritic.CheckRepeat does for invalid arguments, and with a runtime error if the
 // head's distribution has no entropy.
 func (p *PPO) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]float64, error) {
-	pg.CheckRepeat(batchSize, repeat)
+	actorcritic.CheckRepeat(batchSize, repeat)
 	recompute := p.cfg.RecomputeAdvantage && repeat > 1
 	if recompute && p.buf == nil {
 		return nil, fmt.Errorf("ppo: recomputing advantages needs the buffer of a Preprocess")
@@ -169,7 +160,7 @@ func (p *PPO) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]fl
 	defer func() { p.Counters.Updates += int64(steps) }()
 	for pass := range repeat {
 		if recompute && pass > 0 {
-			if err := p.gae.Compute(r, p.Net, p.buf, p.indices, &p.Counters.Returns); err != nil {
+			if err := p.GAE.Compute(r, p.Net, p.buf, p.indices, &p.Counters.Returns); err != nil {
 				return nil, err
 			}
 		}

@@ -1,7 +1,6 @@
 package ppo_test
 
 import (
-	"bytes"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -10,12 +9,11 @@ import (
 	"gonum.org/v1/gonum/floats/scalar"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/algo/algotest"
-	"github.com/gorl/gorl/algo/pg"
 	"github.com/gorl/gorl/algo/ppo"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
@@ -57,7 +55,7 @@ func TestLoss(t *testing.T) {
 			cfg := ppo.DefaultConfig()
 			cfg.DualClip, cfg.ValueClip, cfg.AdvantageNormalization = tc.dual, tc.valueClip, tc.normalize
 			act := algotest.Discrete(t, 2, 0)
-			net, err := pg.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, algotest.Linear([]float32{0, 0}, []float32{0, 0}),
+			net, err := actorcritic.NewNetFrom(policy.ObsNet{Layer: nn.Identity}, algotest.Linear([]float32{0, 0}, []float32{0, 0}),
 				algotest.Linear([]float32{0, 0}), policy.CategoricalHead{}, act)
 			if err != nil {
 				t.Fatal(err)
@@ -120,18 +118,39 @@ func everything(c *ppo.Config) {
 	c.ReturnScaling, c.EntCoef, c.LRDecaySteps = true, 0.01, 10_000
 }
 
-// TestDeterminism trains twice from the same seed, with a Discrete and a
-// Box action space and every option on, and compares every parameter bit
-// for bit; another seed must give other parameters.
-func TestDeterminism(t *testing.T) {
-	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
-		a, b, c := train(t, 7, act, 4, everything), train(t, 7, act, 4, everything), train(t, 8, act, 4, everything)
-		if !algotest.EqualParams(a.Net.Params(), b.Net.Params()) || a.Counters != b.Counters {
-			t.Errorf("%v: two runs of one seed differ", act)
+// TestCheck runs algotest's on-policy checks (determinism, resume from a
+// saved state, the allocation lock of an update, a smoke run) with both
+// heads, on a PPO with two hidden layers of 16 and three passes per
+// update: with the speed run's options and with every option on.
+func TestCheck(t *testing.T) {
+	newPPO := func(edit func(*ppo.Config), hidden ...int) func(testing.TB, env.Space, *rand.Rand) *ppo.PPO {
+		return func(t testing.TB, act env.Space, rng *rand.Rand) *ppo.PPO {
+			cfg := ppo.DefaultConfig()
+			if _, ok := act.(*env.Box); ok {
+				cfg = ppo.ContinuousConfig()
+			}
+			cfg.Net.Hidden = hidden
+			if edit != nil {
+				edit(&cfg)
+			}
+			p, err := ppo.New(cfg, algotest.Box(t, -10, 10, 4), act, rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
 		}
-		if algotest.EqualParams(a.Net.Params(), c.Net.Params()) {
-			t.Errorf("%v: two seeds gave the same parameters", act)
-		}
+	}
+	for name, edit := range map[string]func(*ppo.Config){"default": nil, "everything": everything} {
+		t.Run(name, func(t *testing.T) {
+			algotest.CheckOnPolicy(t, algotest.OnPolicy[*ppo.PPO]{
+				New:    newPPO(edit, 16, 16),
+				Params: func(p *ppo.PPO) nn.Params { return p.Net.Params() },
+				Other: func(t testing.TB, act env.Space) *ppo.PPO {
+					return newPPO(edit, 8)(t, act, rand.New(rand.NewPCG(1, 1)))
+				},
+				Repeat: 3,
+			})
+		})
 	}
 }
 
@@ -164,68 +183,6 @@ func TestRecompute(t *testing.T) {
 	b := batch.MustNew("obs", nd.Zeros(nd.Float32, 2, 4), "act", nd.MustNew([]int64{0, 1}))
 	if _, err := fresh.UpdateRepeat(b, 0, 2); err == nil {
 		t.Error("recomputing without a Preprocess gave no error")
-	}
-}
-
-// TestSaveLoad saves a PPO during training, loads the state into a fresh
-// one, and checks that both continue identically.
-func TestSaveLoad(t *testing.T) {
-	act := algotest.Box(t, -2, 2, 2)
-	p := train(t, 3, act, 3, everything)
-	var state bytes.Buffer
-	if err := p.Save(&state); err != nil {
-		t.Fatal(err)
-	}
-	fresh, err := ppo.New(p.Config(), algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(99, 99)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fresh.Load(bytes.NewReader(state.Bytes())); err != nil {
-		t.Fatal(err)
-	}
-	var l1, l2 algo.Learner
-	for i := range 2 {
-		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(5, uint64(i))))
-		for _, q := range []*ppo.PPO{p, fresh} {
-			q.Schedule(int64(1000 * (i + 1)))
-		}
-		if _, err := l1.StepAll(p, buf, 32, 3); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l2.StepAll(fresh, buf, 32, 3); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !algotest.EqualParams(p.Net.Params(), fresh.Net.Params()) || p.Counters != fresh.Counters {
-		t.Error("parameters or counters differ after resuming")
-	}
-}
-
-// TestUpdateAllocations locks the steady state of an update (Preprocess and
-// UpdateRepeat on a collection of the same size) at zero allocations, for
-// both heads, with the speed run's options and with every option on.
-func TestUpdateAllocations(t *testing.T) {
-	if race.Enabled {
-		t.Skip("allocation counts mean nothing under the race detector")
-	}
-	for _, act := range []env.Space{algotest.Discrete(t, 2, 0), algotest.Box(t, -2, 2, 2)} {
-		for name, edit := range map[string]func(*ppo.Config){"default": nil, "everything": everything} {
-			p := train(t, 1, act, 1, edit)
-			buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(1, 1)))
-			b, idx := algotest.Take(t, buf)
-			step := func() {
-				if err := p.Preprocess(b, buf, idx); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := p.UpdateRepeat(b, 32, 3); err != nil {
-					t.Fatal(err)
-				}
-			}
-			step()
-			if n := testing.AllocsPerRun(20, step); n != 0 {
-				t.Errorf("%v, %s: an update allocates %v times", act, name, n)
-			}
-		}
 	}
 }
 

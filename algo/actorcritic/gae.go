@@ -1,10 +1,10 @@
-package a2c
+package actorcritic
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gorl/gorl/algo"
-	"github.com/gorl/gorl/algo/pg"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/tensor"
 )
@@ -50,19 +50,19 @@ type GAE struct {
 // Compute returns an error if r holds no next observations or net cannot
 // evaluate them; it panics as algo.Episodic.AdvantagesTo does when indices
 // do not match r.
-func (g *GAE) Compute(r *pg.Rollout, net *pg.Net, buf buffer.Buffer, indices []int, stats *pg.RunningMeanStd) error {
+func (g *GAE) Compute(r *Rollout, net *Net, buf buffer.Buffer, indices []int, stats *RunningMeanStd) error {
 	if r.ObsNext() == nil {
-		return fmt.Errorf("a2c: the collection was loaded without obs_next")
+		return fmt.Errorf("actorcritic: the collection was loaded without obs_next")
 	}
 	g.tp.SetGradEnabled(false)
 	g.tp.Reset()
 	v, err := net.Value(&g.tp, r.Obs())
 	if err != nil {
-		return fmt.Errorf("a2c: values: %w", err)
+		return fmt.Errorf("actorcritic: values: %w", err)
 	}
 	vn, err := net.Value(&g.tp, r.ObsNext())
 	if err != nil {
-		return fmt.Errorf("a2c: next values: %w", err)
+		return fmt.Errorf("actorcritic: next values: %w", err)
 	}
 	vs := r.Column("v_s").Data()
 	copy(vs, v.Data())
@@ -72,7 +72,7 @@ func (g *GAE) Compute(r *pg.Rollout, net *pg.Net, buf buffer.Buffer, indices []i
 		return nil
 	}
 	n := len(vs)
-	g.v, g.vNext, g.raw = grow(g.v, n), grow(g.vNext, n), grow(g.raw, n)
+	g.v, g.vNext, g.raw = slices.Grow(g.v[:0], n)[:n], slices.Grow(g.vNext[:0], n)[:n], slices.Grow(g.raw[:0], n)[:n]
 	s := stats.Std(eps)
 	for i := range n {
 		g.v[i] = float32(float64(vs[i]) * s)
@@ -84,11 +84,4 @@ func (g *GAE) Compute(r *pg.Rollout, net *pg.Net, buf buffer.Buffer, indices []i
 	}
 	stats.Update(g.raw)
 	return nil
-}
-
-func grow(s []float32, n int) []float32 {
-	if cap(s) < n {
-		return make([]float32, n)
-	}
-	return s[:n]
 }

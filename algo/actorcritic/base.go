@@ -1,4 +1,4 @@
-package pg
+package actorcritic
 
 import (
 	"fmt"
@@ -118,4 +118,40 @@ func CheckRepeat(batchSize, repeat int) {
 	if repeat < 1 || batchSize < 0 {
 		panic(&algo.Error{Kind: algo.ErrValue, Msg: fmt.Sprintf("UpdateRepeat: batch size %d, repeat %d; want ≥ 0 and ≥ 1", batchSize, repeat)})
 	}
+}
+
+// Critic is the Base of an actor-critic algorithm with GAE (A2C, PPO): the
+// Base and the GAE its Preprocess estimates values, returns and advantages
+// with. Both algorithms embed it and set it up with Init, their one shared
+// constructor path.
+type Critic struct {
+	Base
+	GAE GAE
+}
+
+// Init sets c up to learn with net, which must have a critic, in the action
+// space act (the space net was made for), with the settings of cfg: Base.Init
+// with cfg.Policy and cfg.Training, and a GAE with cfg's γ, λ and return
+// scaling. It does not validate cfg. It returns an error wrapping ErrConfig
+// for a net without critic and Base.Init's errors.
+func (c *Critic) Init(cfg OnPolicy, net *Net, act env.Space, rng *rand.Rand) error {
+	if net == nil || !net.HasCritic() {
+		return fmt.Errorf("%w: an actor-critic algorithm needs a Net with a critic", ErrConfig)
+	}
+	if err := c.Base.Init(net, act, cfg.Policy, cfg.Training, rng); err != nil {
+		return err
+	}
+	c.GAE = GAE{Gamma: cfg.Gamma, Lambda: cfg.GAELambda, ReturnScaling: cfg.ReturnScaling}
+	return nil
+}
+
+// Estimate loads the collection b with its next observations into Roll and
+// fills Roll's columns "v_s", "returns" and "adv" with GAE (see
+// GAE.Compute), for the transitions of buf at indices: the common start of
+// the algorithms' Preprocess, which then store the columns they need in b.
+func (c *Critic) Estimate(b *batch.Batch, buf buffer.Buffer, indices []int) error {
+	if err := c.Roll.Load(b, c.Space, true); err != nil {
+		return err
+	}
+	return c.GAE.Compute(&c.Roll, c.Net, buf, indices, &c.Counters.Returns)
 }

@@ -1,11 +1,11 @@
-package pg_test
+package actorcritic_test
 
 import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/algo/algotest"
-	"github.com/gorl/gorl/algo/pg"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/tensor"
@@ -33,7 +33,7 @@ func FuzzRolloutRows(f *testing.F) {
 		}
 		o, _ := nd.FromSlice(obs, int(n), 2)
 		b := batch.MustNew("obs", o, "act", nd.Zeros(nd.Int64, int(n)))
-		var r pg.Rollout
+		var r actorcritic.Rollout
 		if err := r.Load(b, algotest.Discrete(t, 2, 0), false); err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func FuzzRolloutRows(f *testing.F) {
 func TestNormalHeadGrad(t *testing.T) {
 	value := tensor.MustFromSlice([]float32{0.3, -1.2, 2, 0.1, 0.5, -0.4}, 3, 2)
 	f := func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
-		h := &pg.NormalHead{LogStd: in[1]}
+		h := &actorcritic.NormalHead{LogStd: in[1]}
 		d := h.New()
 		if err := h.Set(d, tp, in[0]); err != nil {
 			t.Fatal(err)

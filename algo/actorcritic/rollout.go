@@ -1,4 +1,4 @@
-package pg
+package actorcritic
 
 import (
 	"fmt"
@@ -94,7 +94,7 @@ func (r *Rollout) Load(b *batch.Batch, act env.Space, next bool) error {
 		r.mb.root = nil
 	}
 	if n == 0 {
-		return fmt.Errorf("pg: %w", buffer.ErrEmpty)
+		return fmt.Errorf("actorcritic: %w", buffer.ErrEmpty)
 	}
 	if next {
 		m, _, err := r.next.load(b, "obs_next")
@@ -102,7 +102,7 @@ func (r *Rollout) Load(b *batch.Batch, act env.Space, next bool) error {
 			return err
 		}
 		if m != n {
-			return fmt.Errorf("pg: %d rows of obs_next for %d of obs", m, n)
+			return fmt.Errorf("actorcritic: %d rows of obs_next for %d of obs", m, n)
 		}
 	}
 	if err := r.loadAct(b, act, n); err != nil {
@@ -178,16 +178,16 @@ func (r *Rollout) Read(b *batch.Batch, key string) error {
 	c := r.column(key)
 	a, err := b.Array(key)
 	if err != nil {
-		return fmt.Errorf("pg: %w", err)
+		return fmt.Errorf("actorcritic: %w", err)
 	}
 	if a == c.a {
 		return nil
 	}
 	if a.Ndim() != 1 || a.Dim(0) != r.n {
-		return fmt.Errorf("pg: %s of shape %v; want [%d]", key, a.Shape(), r.n)
+		return fmt.Errorf("actorcritic: %s of shape %v; want [%d]", key, a.Shape(), r.n)
 	}
 	if err := nd.CopyTo(c.a, a); err != nil {
-		return fmt.Errorf("pg: %s: %w", key, err)
+		return fmt.Errorf("actorcritic: %s: %w", key, err)
 	}
 	return nil
 }
@@ -219,7 +219,7 @@ func (r *Rollout) Minibatches(size int) int {
 func (r *Rollout) Rows(i, size int) []int {
 	k := r.Minibatches(size)
 	if uint(i) >= uint(k) {
-		panic(fmt.Sprintf("pg: Rollout.Rows: minibatch %d of %d", i, k))
+		panic(fmt.Sprintf("actorcritic: Rollout.Rows: minibatch %d of %d", i, k))
 	}
 	if k == 1 {
 		return r.perm
@@ -250,12 +250,12 @@ func (r *Rollout) ObsRows(tp *tensor.Tape, rows []int) *batch.Batch {
 func (r *Rollout) loadAct(b *batch.Batch, act env.Space, n int) error {
 	a, err := b.Array("act")
 	if err != nil {
-		return fmt.Errorf("pg: %w", err)
+		return fmt.Errorf("actorcritic: %w", err)
 	}
 	switch s := act.(type) {
 	case *env.Discrete:
 		if a.Ndim() != 1 || a.Dim(0) != n {
-			return fmt.Errorf("pg: act of shape %v; want [%d]", a.Shape(), n)
+			return fmt.Errorf("actorcritic: act of shape %v; want [%d]", a.Shape(), n)
 		}
 		r.sizeAct(n, 0)
 		dst := r.act.Data()
@@ -263,7 +263,7 @@ func (r *Rollout) loadAct(b *batch.Batch, act env.Space, n int) error {
 		if a.DType() == nd.Int64 && a.IsContiguous() {
 			for i, v := range nd.Data[int64](a) {
 				if v-start < 0 || v-start >= k {
-					return fmt.Errorf("pg: action %d outside %v", v, s)
+					return fmt.Errorf("actorcritic: action %d outside %v", v, s)
 				}
 				dst[i] = float32(v - start)
 			}
@@ -272,7 +272,7 @@ func (r *Rollout) loadAct(b *batch.Batch, act env.Space, n int) error {
 		for i := range n {
 			v, err := s.Int(a.At(i))
 			if err != nil || v-start < 0 || v-start >= k {
-				return fmt.Errorf("pg: action %v outside %v", a.At(i), s)
+				return fmt.Errorf("actorcritic: action %v outside %v", a.At(i), s)
 			}
 			dst[i] = float32(v - start)
 		}
@@ -288,11 +288,11 @@ func (r *Rollout) loadAct(b *batch.Batch, act env.Space, n int) error {
 		}
 		m := r.boxWidth
 		if a.Ndim() != 2 || a.Dim(0) != n || a.Dim(1) != m {
-			return fmt.Errorf("pg: act of shape %v for %v; want [%d %d]", a.Shape(), s, n, m)
+			return fmt.Errorf("actorcritic: act of shape %v for %v; want [%d %d]", a.Shape(), s, n, m)
 		}
 		r.sizeAct(n, m)
 		if err := nd.CopyTo(r.actND, a); err != nil {
-			return fmt.Errorf("pg: act: %w", err)
+			return fmt.Errorf("actorcritic: act: %w", err)
 		}
 		return nil
 	}
@@ -320,7 +320,7 @@ func (r *Rollout) sizeAct(n, m int) {
 func (t *tree) load(b *batch.Batch, key string) (n int, rebuilt bool, err error) {
 	v, ok := b.Get(key)
 	if !ok {
-		return 0, false, fmt.Errorf("pg: the batch has no %s", key)
+		return 0, false, fmt.Errorf("actorcritic: the batch has no %s", key)
 	}
 	t.srcs = t.srcs[:0]
 	if err := t.walk(key, v, 0); err != nil {
@@ -333,11 +333,11 @@ func (t *tree) load(b *batch.Batch, key string) (n int, rebuilt bool, err error)
 		case n < 0:
 			n = s.a.Dim(0)
 		case s.a.Dim(0) != n:
-			return 0, false, fmt.Errorf("pg: %s: arrays of %d and %d rows", key, n, s.a.Dim(0))
+			return 0, false, fmt.Errorf("actorcritic: %s: arrays of %d and %d rows", key, n, s.a.Dim(0))
 		}
 	}
 	if n < 0 {
-		return 0, false, fmt.Errorf("pg: %s holds no array", key)
+		return 0, false, fmt.Errorf("actorcritic: %s holds no array", key)
 	}
 	if !t.matches() {
 		t.mirror(t.srcs, true)
@@ -348,7 +348,7 @@ func (t *tree) load(b *batch.Batch, key string) (n int, rebuilt bool, err error)
 			continue
 		}
 		if err := nd.CopyTo(t.nodes[i].a, s.a); err != nil {
-			return 0, false, fmt.Errorf("pg: %s (%s): %w", key, s.key, err)
+			return 0, false, fmt.Errorf("actorcritic: %s (%s): %w", key, s.key, err)
 		}
 	}
 	return n, rebuilt, nil
@@ -359,7 +359,7 @@ func (t *tree) walk(key string, v any, depth int) error {
 	switch x := v.(type) {
 	case *nd.Array:
 		if x.Ndim() < 1 || x.DType() == nd.Object {
-			return fmt.Errorf("pg: %s: an array of shape %v and dtype %v; want numbers with a batch axis", key, x.Shape(), x.DType())
+			return fmt.Errorf("actorcritic: %s: an array of shape %v and dtype %v; want numbers with a batch axis", key, x.Shape(), x.DType())
 		}
 		t.srcs = append(t.srcs, source{key: key, depth: depth, a: x})
 		return nil
@@ -372,7 +372,7 @@ func (t *tree) walk(key string, v any, depth int) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("pg: %s holds %T; want an array or a Batch of arrays", key, v)
+	return fmt.Errorf("actorcritic: %s holds %T; want an array or a Batch of arrays", key, v)
 }
 
 // matches reports whether the nodes have the structure and shapes of srcs.

@@ -1,4 +1,4 @@
-package pg
+package actorcritic
 
 import (
 	"fmt"
@@ -246,7 +246,7 @@ func (n *Net) DistValue(tp *tensor.Tape, obs *batch.Batch) (distribution.Distrib
 func (n *Net) features(tp *tensor.Tape, obs *batch.Batch) (*tensor.Tensor, error) {
 	f, err := n.caller.Call(tp, n.trunk, obs)
 	if err != nil {
-		return nil, fmt.Errorf("pg: trunk: %w", err)
+		return nil, fmt.Errorf("actorcritic: trunk: %w", err)
 	}
 	if f.NDim() < 1 {
 		return nil, fmt.Errorf("%w: trunk output of shape %v has no batch axis", ErrConfig, f.Shape())
@@ -263,7 +263,7 @@ func (n *Net) setDist(tp *tensor.Tape, f *tensor.Tensor) (distribution.Distribut
 		n.dist = n.head.New()
 	}
 	if err := n.head.Set(n.dist, tp, out); err != nil {
-		return nil, fmt.Errorf("pg: action distribution: %w", err)
+		return nil, fmt.Errorf("actorcritic: action distribution: %w", err)
 	}
 	return n.dist, nil
 }
