@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
@@ -100,7 +101,7 @@ func (l *Learner) Step(a OffPolicy, buf buffer.Buffer, n int, rng *rand.Rand) (m
 	if n < 1 {
 		panic(&Error{Kind: ErrValue, Msg: fmt.Sprintf("Learner.Step: batch size %d < 1", n)})
 	}
-	l.indices = grow(l.indices, n)
+	l.indices = slices.Grow(l.indices[:0], n)[:n]
 	if err := buf.SampleTo(&l.batch, l.indices, rng); err != nil {
 		return nil, fmt.Errorf("algo: sample: %w", err)
 	}

@@ -59,7 +59,7 @@ func (q *QReturns) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int, 
 	if err := q.nextIn.Set("obs", obsNext); err != nil {
 		return fmt.Errorf("algo: n-step returns: obs_next: %w", err)
 	}
-	q.tq = grow(q.tq, k)
+	q.tq = slices.Grow(q.tq[:0], k)[:k]
 	if err := target(q.tq, &q.nextIn); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gorl/gorl/buffer"
 )
@@ -111,16 +112,16 @@ func (e *Episodic) AdvantagesTo(adv, ret []float32, buf buffer.Buffer, indices [
 		panic(shapeError("Episodic.AdvantagesTo", "adv %d, ret %d, v %d, vNext %d for %d indices",
 			len(adv), len(ret), len(v), len(vNext), n))
 	}
-	e.next = grow(e.next, n)
-	e.term = grow(e.term, n)
-	e.end = grow(e.end, n)
+	e.next = slices.Grow(e.next[:0], n)[:n]
+	e.term = slices.Grow(e.term[:0], n)[:n]
+	e.end = slices.Grow(e.end[:0], n)[:n]
 	buf.NextTo(e.next, indices)
 	done, term := buf.Done(), buf.Terminated()
 	for k, i := range indices {
 		e.term[k] = term[i]
 		e.end[k] = done[i] || k == n-1 || e.next[k] != indices[k+1]
 	}
-	e.rew = grow(e.rew, n)
+	e.rew = slices.Grow(e.rew[:0], n)[:n]
 	rew := buf.Rew()
 	for k, i := range indices {
 		e.rew[k] = rew[i]
@@ -135,14 +136,6 @@ func (e *Episodic) AdvantagesTo(adv, ret []float32, buf buffer.Buffer, indices [
 			}
 		}
 	}
-}
-
-// grow returns s resized to n elements, reusing its memory when it can.
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }
 
 // shapeError builds the panic value for arguments of mismatched lengths.
@@ -189,10 +182,10 @@ func (s *NStep) Windows(buf buffer.Buffer, indices []int, gamma float64, n int) 
 		panic(&Error{Kind: ErrValue, Msg: fmt.Sprintf("NStep.Windows: n = %d, gamma = %v; want n ≥ 1, 0 ≤ gamma ≤ 1", n, gamma)})
 	}
 	b := len(indices)
-	s.cur = grow(s.cur, b)
-	s.nxt = grow(s.nxt, b)
-	s.sum = grow(s.sum, b)
-	s.disc = grow(s.disc, b)
+	s.cur = slices.Grow(s.cur[:0], b)[:b]
+	s.nxt = slices.Grow(s.nxt[:0], b)[:b]
+	s.sum = slices.Grow(s.sum[:0], b)[:b]
+	s.disc = slices.Grow(s.disc[:0], b)[:b]
 	copy(s.cur, indices)
 	rew, term := buf.Rew(), buf.Terminated()
 	// Every window holds its first step. Each further round adds the
