@@ -44,8 +44,8 @@ type Setup struct {
 	Seed uint64
 	// Logger receives training ("train"), update ("update") and test
 	// ("test") statistics at the number of env steps (gradient steps for
-	// the offline trainer).
-	Logger logger.Logger
+	// the offline trainer). The trainer does not close it.
+	Logger Logger
 	// Progress, if set, draws a progress line per epoch.
 	Progress *logger.Progress
 	// Checkpoint is the path of the checkpoint file written at the end of
@@ -63,6 +63,12 @@ type Setup struct {
 	TrainHook, TestHook func(epoch int, envSteps int64)
 	// OnEpoch is called at the end of every epoch, after its test.
 	OnEpoch func(EpochStats)
+}
+
+// Logger is what a trainer needs of a logger: every logger.Logger is one.
+type Logger interface {
+	// Log records values under scope at step (logger.Logger.Log).
+	Log(scope string, step int64, values map[string]float64) error
 }
 
 // EpochStats describes a finished epoch.
