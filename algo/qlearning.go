@@ -5,11 +5,18 @@ import (
 	"slices"
 
 	"github.com/gorl/gorl/batch"
-	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 )
+
+// EpisodeStore is what QReturns reads of a replay buffer: Episodes, and the
+// transitions at the windows' last steps (as buffer.Buffer.TakeTo stores
+// them). Every buffer.Buffer is one.
+type EpisodeStore interface {
+	Episodes
+	TakeTo(dst *batch.Batch, indices []int) error
+}
 
 // QReturns is the Preprocess of Q-learning algorithms (DQN, BCQ): the n-step
 // returns of sampled transitions (NStep), with the target values of the
@@ -41,7 +48,7 @@ type QReturns struct {
 // Preprocess returns target's error as it is, and an error if the batch of
 // last steps has no obs_next or buf cannot take them. It panics as
 // NStep.Windows does (n < 1, gamma outside [0, 1], an index outside buf).
-func (q *QReturns) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int, gamma float64, n int,
+func (q *QReturns) Preprocess(b *batch.Batch, buf EpisodeStore, indices []int, gamma float64, n int,
 	target func(dst []float32, next *batch.Batch) error) error {
 	k := len(indices)
 	last := q.nstep.Windows(buf, indices, gamma, n)

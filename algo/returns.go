@@ -3,9 +3,21 @@ package algo
 import (
 	"fmt"
 	"slices"
-
-	"github.com/gorl/gorl/buffer"
 )
+
+// Episodes is what the return kernels (Episodic, NStep) read of a replay
+// buffer: the stored rewards and flags by global index, and the step that
+// follows each transition within its episode. Every buffer.Buffer is one.
+type Episodes interface {
+	// Rew, Terminated and Done are views of the stored rewards and flags.
+	Rew() []float64
+	Terminated() []bool
+	Done() []bool
+	// NextTo stores in dst the index of the step after each of indices in
+	// its episode (the index itself at an episode's end or at the newest
+	// step of an unfinished episode).
+	NextTo(dst, indices []int)
+}
 
 // GAETo stores in adv the generalized advantage estimates (Schulman et al.,
 // "High-Dimensional Continuous Control Using Generalized Advantage
@@ -105,7 +117,7 @@ type Episodic struct {
 // AdvantagesTo panics with an *Error wrapping ErrShape if adv, and ret,
 // v or vNext when not nil, do not have len(indices) elements, and as
 // buf.NextTo panics for an index outside the buffer.
-func (e *Episodic) AdvantagesTo(adv, ret []float32, buf buffer.Buffer, indices []int, v, vNext []float32, gamma, lambda float64) {
+func (e *Episodic) AdvantagesTo(adv, ret []float32, buf Episodes, indices []int, v, vNext []float32, gamma, lambda float64) {
 	n := len(indices)
 	if len(adv) != n || (ret != nil && len(ret) != n) || (v != nil && len(v) != n) || (vNext != nil && len(vNext) != n) {
 		panic(shapeError("Episodic.AdvantagesTo", "adv %d, ret %d, v %d, vNext %d for %d indices",
@@ -176,7 +188,7 @@ type NStep struct {
 //
 // Windows panics with an *Error wrapping ErrValue if n < 1 or gamma is
 // outside [0, 1], and as buf.NextTo panics for an index outside the buffer.
-func (s *NStep) Windows(buf buffer.Buffer, indices []int, gamma float64, n int) []int {
+func (s *NStep) Windows(buf Episodes, indices []int, gamma float64, n int) []int {
 	if n < 1 || !(gamma >= 0 && gamma <= 1) {
 		panic(&Error{Kind: ErrValue, Msg: fmt.Sprintf("NStep.Windows: n = %d, gamma = %v; want n ≥ 1, 0 ≤ gamma ≤ 1", n, gamma)})
 	}

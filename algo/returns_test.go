@@ -488,3 +488,6 @@ func TestKernelAllocations(t *testing.T) {
 		t.Errorf("DiscreteActions: %v allocations", a)
 	}
 }
+
+// Every buffer of package buffer is what the return kernels read.
+var _ algo.EpisodeStore = buffer.Buffer(nil)

@@ -430,3 +430,29 @@ func TestRepeatedIDs(t *testing.T) {
 		t.Errorf("obs = %v, want [1 2 3] (main 0–1, then the emptied cache at 4)", got)
 	}
 }
+
+// TestUpdateFromEmpty checks that updating from an empty buffer, itself
+// included, copies nothing and is no error: Tianshou's update returns an
+// empty index array when the other buffer is empty, before any other check.
+// A non-empty buffer still cannot be updated from itself.
+func TestUpdateFromEmpty(t *testing.T) {
+	empty := mustReplay(t, buffer.Config{Size: 3})
+	full := mustReplay(t, buffer.Config{Size: 3})
+	mustAdd(t, full, step(1, 1, false, false), nil)
+	for _, tc := range []struct {
+		name     string
+		dst, src *buffer.Replay
+		wantLen  int
+	}{
+		{"empty from itself", empty, empty, 0},
+		{"full from empty", full, empty, 1},
+	} {
+		to, err := tc.dst.Update(tc.src)
+		if err != nil || to == nil || len(to) != 0 || tc.dst.Len() != tc.wantLen {
+			t.Errorf("%s: Update = %v, %v; Len %d, want [], nil; Len %d", tc.name, to, err, tc.dst.Len(), tc.wantLen)
+		}
+	}
+	if _, err := full.Update(full); !errors.Is(err, buffer.ErrValue) {
+		t.Errorf("non-empty self update: %v, want ErrValue", err)
+	}
+}

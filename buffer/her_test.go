@@ -3,11 +3,11 @@ package buffer_test
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/internal/testrand"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -45,7 +45,7 @@ func TestHERRelabels(t *testing.T) {
 		}
 		goalEpisodes(t, b, 10)
 		original := b.Data().Clone()
-		rng := rand.New(rand.NewPCG(seed(), 5))
+		rng := testrand.New(t, 5)
 		relabelled := 0
 		for range 20 {
 			got, idx, err := b.Sample(32, rng)
@@ -122,7 +122,7 @@ func TestHERVector(t *testing.T) {
 		done := k%4 == 3
 		mustAdd(t, b, batch.MustNew("obs", obs, "act", []int{0, 0}, "rew", []float64{-1, -1}, "terminated", []bool{done, done}, "truncated", []bool{false, false}, "obs_next", next), nil)
 	}
-	rng := rand.New(rand.NewPCG(seed(), 9))
+	rng := testrand.New(t, 9)
 	for range 10 {
 		got, idx, err := b.Sample(16, rng)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/internal/testrand"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -41,7 +42,7 @@ func TestSeed004Summary(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rng := rand.New(rand.NewPCG(seed(), 4))
+	rng := testrand.New(t, 4)
 	n, res, err := m.SampleBatch(32, true, buffer.SampleRandomUnique, []string{"state", "action", "reward", "next_state", "terminal", "*"}, nil, rng)
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +98,7 @@ func TestSampleMethods(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rng := rand.New(rand.NewPCG(seed(), 8))
+	rng := testrand.New(t, 8)
 	ids := func(res []any, k int) []int {
 		var out []int
 		for _, v := range res[k].([]any) {
@@ -261,7 +262,7 @@ func TestPrioritizedMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rng := rand.New(rand.NewPCG(seed(), 2))
+	rng := testrand.New(t, 2)
 	counts := make([]float64, 4)
 	const rounds = 20000
 	for range rounds {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/internal/testrand"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -42,7 +43,7 @@ func TestPrioritizedFrequencies(t *testing.T) {
 		total += want[i]
 	}
 	const draws = 200_000
-	rng := rand.New(rand.NewPCG(seed(), 17))
+	rng := testrand.New(t, 17)
 	counts := make([]float64, 8)
 	for _, g := range b.SampleIndices(draws, rng) {
 		counts[g]++
@@ -142,7 +143,7 @@ func TestPrioritizedVector(t *testing.T) {
 	if err := b.UpdateWeight([]int{0, 1, 4}, []float64{0, 0, 10}); err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(seed(), 3))
+	rng := testrand.New(t, 3)
 	dst := &batch.Batch{}
 	idx := make([]int, 1000)
 	if err := b.SampleTo(dst, idx, rng); err != nil {

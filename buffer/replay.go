@@ -108,7 +108,9 @@ func (b *Replay) Add(data *batch.Batch, ids []int, steps []Step) ([]Step, error)
 // stores obs_next and other derives it, the derived obs_next is copied.
 // Update returns an error wrapping ErrType, with b unchanged, if a column
 // of other cannot be stored into b's (another row shape, a cast the
-// "same_kind" rule refuses), and if other is not a buffer of this package.
+// "same_kind" rule refuses), and if other is not a buffer of this package;
+// it returns an error wrapping ErrValue if other is b and holds transitions
+// (an empty other, b included, copies nothing).
 func (b *Replay) Update(other Buffer) ([]int, error) { return b.update(other) }
 
 // String returns the storage as Tianshou prints a ReplayBuffer.

@@ -31,13 +31,15 @@ func (c *core) update(other Buffer) ([]int, error) {
 		return nil, errorf(ErrType, "", fmt.Sprintf("Update: %T is not a buffer of this package", other))
 	}
 	o := r.ring()
-	if o == c {
-		return nil, errorf(ErrValue, "", "Update: a buffer cannot be updated from itself")
-	}
 	o.restoreHER()
 	c.restoreHER()
+	// An empty source is a no-op before any other check, as in Tianshou:
+	// an empty buffer may be updated from itself.
 	if o.Len() == 0 {
 		return []int{}, nil
+	}
+	if o == c {
+		return nil, errorf(ErrValue, "", "Update: a buffer cannot be updated from itself")
 	}
 	// Plan and check the columns before changing anything.
 	var plans []copyPlan

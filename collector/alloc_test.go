@@ -113,3 +113,6 @@ func TestAsyncTimeoutAllocs(t *testing.T) {
 }
 
 var _ buffer.Buffer = (*buffer.Vector)(nil)
+
+// Every buffer of package buffer is a collector.Buffer.
+var _ collector.Buffer = buffer.Buffer(nil)

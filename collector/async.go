@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gorl/gorl/batch"
-	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/vector"
 )
@@ -53,8 +52,9 @@ func NewAsync(cfg AsyncConfig) (*AsyncCollector, error) {
 		idle: make([]int, 0, e.n), recvIDs: make([]int, 0, e.n)}, nil
 }
 
-// Buffer returns the buffer the collector stores into.
-func (c *AsyncCollector) Buffer() buffer.Buffer { return c.e.buf }
+// Buffer returns the buffer the collector stores into, as Collector.Buffer
+// does.
+func (c *AsyncCollector) Buffer() Buffer { return c.e.buf }
 
 // Reset waits for the envs in flight, dropping their results, then resets
 // every env, and ends the episodes in progress in the buffer, as

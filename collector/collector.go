@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
 )
 
@@ -45,16 +44,16 @@ func New(cfg Config) (*Collector, error) {
 	return &Collector{e: e, active: make([]int, 0, e.n)}, nil
 }
 
-// Buffer returns the buffer the collector stores into (Config.Buffer, or
-// the one it made).
-func (c *Collector) Buffer() buffer.Buffer { return c.e.buf }
+// Buffer returns the buffer the collector stores into: Config.Buffer, or
+// the *buffer.Vector it made when that was nil.
+func (c *Collector) Buffer() Buffer { return c.e.buf }
 
 // Reset resets every env, env i with seeds[i] (seeds may be nil: no
 // seeds), and forgets the episodes in progress: observations, Infos,
 // running returns and lengths start afresh and hidden states become zero.
 // Transitions already stored stay in the buffer, and the episodes in
 // progress end there: the last transition stored of each is marked
-// truncated (buffer.Buffer.EndEpisode), as at a time limit. Seeded resets
+// truncated (Buffer.EndEpisode), as at a time limit. Seeded resets
 // make a run reproducible, with a reproducible policy and Config.Rand.
 func (c *Collector) Reset(ctx context.Context, seeds []env.Seed) error {
 	if seeds != nil && len(seeds) != c.e.n {

@@ -721,7 +721,9 @@ func TestCollectDefaultBuffer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Episodes != 4 || c.Buffer() == nil || c.Buffer().Cap() != 2 || c.Buffer().Len() != 2 {
+	// The buffer made is a *buffer.Vector of one transition per env.
+	buf, ok := c.Buffer().(*buffer.Vector)
+	if s.Episodes != 4 || !ok || buf.Cap() != 2 || buf.Len() != 2 {
 		t.Errorf("%d episodes; buffer %v", s.Episodes, c.Buffer())
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env/vector"
 )
 
@@ -42,7 +41,7 @@ type Config struct {
 	// *buffer.Replay for one env). Nil makes a *buffer.Vector of one
 	// transition per env, as Tianshou does, for collectors whose statistics
 	// are all that matters (evaluation).
-	Buffer buffer.Buffer
+	Buffer Buffer
 	// Explore is passed to Policy.Act: true for a training collector
 	// (exploration noise, ε-greedy, sampling from the action
 	// distribution), false for evaluation. Tianshou's exploration_noise.

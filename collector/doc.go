@@ -60,8 +60,8 @@
 //     StepEvents) belongs to env ids[j], and env i's transitions go to
 //     sub-buffer i, in the order they happened.
 //   - The buffer holds whole vector steps only: a vector step whose env,
-//     Info or data fails stores nothing (buffer.Buffer.Add checks before it
-//     stores).
+//     Info or data fails stores nothing (the buffers of package buffer
+//     check before they store).
 //   - Per env, the collector keeps the last observation and Info, the hidden
 //     state and the running return and length across Collects; hidden states
 //     are zero in the first step of an episode (all zero after Reset), and
@@ -122,7 +122,7 @@
 //
 // A reset of every env (Reset, ResetBeforeCollect, the reset after an
 // error, AsyncCollector.Reset) abandons the episodes in progress; the
-// collector ends them in the buffer with buffer.Buffer.EndEpisode, which
+// collector ends them in the buffer with Buffer.EndEpisode, which
 // marks the last stored transition of each truncated. Tianshou leaves them
 // unfinished, so its buffer joins them to the env's next episode: n-step
 // returns and GAE run across the reset, and the next episode is reported
@@ -140,7 +140,7 @@
 // Without a Config.Buffer the collector makes a Vector of one transition
 // per env, as Tianshou does: such collectors (evaluation) want statistics.
 // A buffer must have at least as many sub-buffers as there are envs
-// (buffer.Buffer.BufferNum).
+// (Buffer.BufferNum).
 //
 // Stats times the policy and the env with three clock reads per vector
 // step. On this machine kind a clock read costs 50–70 ns, about a tenth of

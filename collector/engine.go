@@ -23,7 +23,7 @@ type engine struct {
 	actSpace env.Space
 	policy   Policy
 	mapper   ActionMapper
-	buf      buffer.Buffer
+	buf      Buffer
 	explore  bool
 	rng      *rand.Rand
 	onStep   func(StepEvent)
@@ -455,7 +455,7 @@ func (e *engine) store(ctx context.Context, ids []int, obs, act any, pdata *batc
 }
 
 // abandon ends, in the buffer, the episodes in progress that a reset of
-// every env abandons (buffer.Buffer.EndEpisode): the last stored transition
+// every env abandons (Buffer.EndEpisode): the last stored transition
 // of each becomes truncated, so that the buffer does not join it to the
 // next episode of the env.
 func (e *engine) abandon() {

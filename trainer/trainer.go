@@ -44,8 +44,8 @@ type Setup struct {
 	Seed uint64
 	// Logger receives training ("train"), update ("update") and test
 	// ("test") statistics at the number of env steps (gradient steps for
-	// the offline trainer).
-	Logger logger.Logger
+	// the offline trainer). The trainer does not close it.
+	Logger Logger
 	// Progress, if set, draws a progress line per epoch.
 	Progress *logger.Progress
 	// Checkpoint is the path of the checkpoint file written at the end of
@@ -63,6 +63,12 @@ type Setup struct {
 	TrainHook, TestHook func(epoch int, envSteps int64)
 	// OnEpoch is called at the end of every epoch, after its test.
 	OnEpoch func(EpochStats)
+}
+
+// Logger is what a trainer needs of a logger: every logger.Logger is one.
+type Logger interface {
+	// Log records values under scope at step (logger.Logger.Log).
+	Log(scope string, step int64, values map[string]float64) error
 }
 
 // EpochStats describes a finished epoch.
@@ -108,17 +114,29 @@ type Result struct {
 	Duration, CollectTime, UpdateTime, TestTime time.Duration
 }
 
-// kind is the training loop a trainer runs.
-type kind int
+// kind is what differs between the training loops, Tianshou's
+// OffPolicyTrainer (offpolicy.go), OnPolicyTrainer (onpolicy.go) and
+// OfflineTrainer (offline.go); Trainer runs the loop they share.
+type kind interface {
+	// String names the trainer in errors ("off-policy").
+	String() string
+	// check validates the Config and Setup for this loop, after New's
+	// shared checks, and may set the trainer's buffer.
+	check(t *Trainer) error
+	// prefill collects the data of a fresh run before its first test.
+	prefill(ctx context.Context, t *Trainer) error
+	// epoch runs epoch's collections and updates.
+	epoch(ctx context.Context, t *Trainer, epoch int) error
+	// step returns the step statistics are logged at: env steps, or
+	// gradient steps for a trainer without envs.
+	step(t *Trainer) int64
+}
 
-const (
-	offPolicy kind = iota
-	onPolicy
-	offline
-)
-
-func (k kind) String() string {
-	return [...]string{"off-policy", "on-policy", "offline"}[k]
+// online is the update of a trainer that collects: the learning part of
+// an epoch of collectEpoch.
+type online interface {
+	// update learns after a collection of cs.Steps env steps.
+	update(ctx context.Context, t *Trainer, cs collector.Stats) error
 }
 
 // Trainer runs the training loop of an algorithm: Tianshou's
@@ -131,8 +149,6 @@ type Trainer struct {
 	setup Setup
 	kind  kind
 	alg   algo.Algorithm
-	off   algo.OffPolicy
-	on    algo.OnPolicy
 	pol   policy.Policy
 	buf   buffer.Buffer
 
@@ -187,50 +203,22 @@ func New(alg algo.Algorithm, cfg Config, s Setup) (*Trainer, error) {
 	t := &Trainer{cfg: cfg, setup: s, alg: alg, pol: alg.Policy(), buf: s.Buffer,
 		lastUpdate: map[string]float64{}, logVals: map[string]float64{}}
 	bad := func(format string, args ...any) (*Trainer, error) {
-		return nil, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+		return nil, configError(format, args...)
 	}
-	if on, ok := alg.(algo.OnPolicy); ok {
-		t.kind, t.on = onPolicy, on
-	} else if off, ok := alg.(algo.OffPolicy); ok {
-		t.off, t.kind = off, offPolicy
+	switch a := alg.(type) {
+	case algo.OnPolicy:
+		t.kind = &onPolicy{alg: a}
+	case algo.OffPolicy:
 		if len(s.TrainEnvs) == 0 {
-			t.kind = offline
+			t.kind = &offline{alg: a}
+		} else {
+			t.kind = &offPolicy{alg: a}
 		}
-	} else {
+	default:
 		return bad("%T is neither an algo.OnPolicy nor an algo.OffPolicy", alg)
 	}
-	if t.kind != offline {
-		if len(s.TrainEnvs) == 0 {
-			return bad("the %v trainer needs training envs", t.kind)
-		}
-		if (cfg.StepPerCollect > 0) == (cfg.EpisodePerCollect > 0) {
-			return bad("set exactly one of step_per_collect (%d) and episode_per_collect (%d)", cfg.StepPerCollect, cfg.EpisodePerCollect)
-		}
-	}
-	switch t.kind {
-	case offPolicy, offline:
-		if cfg.BatchSize < 1 {
-			return bad("batch_size %d < 1", cfg.BatchSize)
-		}
-		if s.Buffer == nil {
-			return bad("the %v trainer needs a buffer", t.kind)
-		}
-		if t.kind == offline && s.Buffer.Len() == 0 {
-			return bad("the offline trainer's buffer is empty")
-		}
-	case onPolicy:
-		if s.Buffer == nil {
-			if cfg.EpisodePerCollect > 0 {
-				return bad("the on-policy trainer needs a buffer to collect whole episodes into")
-			}
-			bc := buffer.DefaultConfig()
-			bc.Size = cfg.StepPerCollect + len(s.TrainEnvs)
-			buf, err := buffer.NewVector(bc, len(s.TrainEnvs))
-			if err != nil {
-				return nil, err
-			}
-			t.buf = buf
-		}
+	if err := t.kind.check(t); err != nil {
+		return nil, err
 	}
 	if cfg.TestEpisodes > 0 && len(s.TestEnvs) == 0 {
 		return bad("%d test episodes need test envs", cfg.TestEpisodes)
@@ -259,6 +247,23 @@ func New(alg algo.Algorithm, cfg Config, s Setup) (*Trainer, error) {
 		}
 	}
 	return t, nil
+}
+
+// configError returns an error wrapping ErrConfig.
+func configError(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
+}
+
+// checkCollect checks what the trainers that collect need: training envs
+// and one collection size.
+func (t *Trainer) checkCollect() error {
+	if len(t.setup.TrainEnvs) == 0 {
+		return configError("the %v trainer needs training envs", t.kind)
+	}
+	if (t.cfg.StepPerCollect > 0) == (t.cfg.EpisodePerCollect > 0) {
+		return configError("set exactly one of step_per_collect (%d) and episode_per_collect (%d)", t.cfg.StepPerCollect, t.cfg.EpisodePerCollect)
+	}
+	return nil
 }
 
 func (t *Trainer) vector(envs []env.Env) (vector.Env, error) {
@@ -340,13 +345,7 @@ func (t *Trainer) Run(ctx context.Context) (res Result, err error) {
 				return t.res, err
 			}
 		}
-		var err error
-		switch t.kind {
-		case offPolicy, onPolicy:
-			err = t.onlineEpoch(ctx, epoch)
-		case offline:
-			err = t.offlineEpoch(ctx, epoch)
-		}
+		err := t.kind.epoch(ctx, t, epoch)
 		if t.setup.Progress != nil {
 			if perr := t.setup.Progress.End(); err == nil {
 				err = perr
@@ -398,15 +397,8 @@ func (t *Trainer) begin(ctx context.Context) error {
 			return err
 		}
 	}
-	if t.kind == offPolicy && t.cfg.PrefillSteps > 0 {
-		t.schedule()
-		t.pol.SetTrainingStep(true)
-		cs, err := t.train.Collect(ctx, collector.Request{NStep: t.cfg.PrefillSteps, Random: t.cfg.PrefillRandom})
-		t.res.CollectTime += cs.Duration
-		t.st.Prefill += int64(cs.Steps)
-		if err != nil {
-			return err
-		}
+	if err := t.kind.prefill(ctx, t); err != nil {
+		return err
 	}
 	if t.test != nil {
 		// The first test only sets the best policy so far: as in Tianshou,
@@ -429,8 +421,10 @@ func (t *Trainer) schedule() {
 	}
 }
 
-// onlineEpoch runs one epoch of the off-policy or on-policy trainer.
-func (t *Trainer) onlineEpoch(ctx context.Context, epoch int) error {
+// collectEpoch runs one epoch of a trainer that collects (off-policy,
+// on-policy): collections of training data, each followed by u's update,
+// until the epoch has StepPerEpoch env steps.
+func (t *Trainer) collectEpoch(ctx context.Context, epoch int, u online) error {
 	var done int64
 	for done < int64(t.cfg.StepPerEpoch) {
 		if t.setup.TrainHook != nil {
@@ -462,66 +456,12 @@ func (t *Trainer) onlineEpoch(ctx context.Context, epoch int) error {
 			}
 		}
 		uStart := time.Now()
-		switch t.kind {
-		case offPolicy:
-			k := int(math.Round(t.cfg.UpdatePerStep * float64(cs.Steps)))
-			for range k {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				t.schedule()
-				stats, err := t.learner.Step(t.off, t.buf, t.cfg.BatchSize, t.rng)
-				if err != nil {
-					return err
-				}
-				t.st.GradSteps++
-				t.keepUpdate(stats)
-			}
-		case onPolicy:
-			stats, err := t.learner.StepAll(t.on, t.buf, t.cfg.BatchSize, t.cfg.RepeatPerCollect)
-			if err != nil {
-				return err
-			}
-			t.buf.Reset()
-			t.st.GradSteps++
-			t.keepUpdate(stats)
+		if err := u.update(ctx, t, cs); err != nil {
+			return err
 		}
 		t.res.UpdateTime += time.Since(uStart)
 		if err := t.maybeLog(cs); err != nil {
 			return err
-		}
-	}
-	return nil
-}
-
-// offlineEpoch runs one epoch of the offline trainer: StepPerEpoch updates.
-func (t *Trainer) offlineEpoch(ctx context.Context, epoch int) error {
-	uStart := time.Now()
-	defer func() { t.res.UpdateTime += time.Since(uStart) }()
-	for done := 1; done <= t.cfg.StepPerEpoch; done++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if t.setup.TrainHook != nil {
-			t.setup.TrainHook(epoch, t.st.EnvSteps)
-		}
-		t.schedule()
-		stats, err := t.learner.Step(t.off, t.buf, t.cfg.BatchSize, t.rng)
-		if err != nil {
-			return err
-		}
-		t.st.GradSteps++
-		t.keepUpdate(stats)
-		if t.setup.Progress != nil {
-			if err := t.setup.Progress.Update(int64(done), math.NaN()); err != nil {
-				return err
-			}
-		}
-		if t.st.GradSteps >= t.st.NextLog {
-			t.st.NextLog += int64(t.cfg.LogInterval)
-			if err := t.log("update", t.st.GradSteps, t.lastUpdate); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
@@ -613,9 +553,5 @@ func (t *Trainer) runTest(ctx context.Context, epoch int) (mean, std float64, er
 	t.logVals["length_mean"] = cs.Len.Mean
 	t.logVals["best_return"] = t.st.Best
 	t.logVals["epoch"] = float64(epoch)
-	step := t.st.EnvSteps
-	if t.kind == offline {
-		step = t.st.GradSteps
-	}
-	return mean, std, t.log("test", step, t.logVals)
+	return mean, std, t.log("test", t.kind.step(t), t.logVals)
 }

@@ -548,3 +548,6 @@ func TestFirstTestDoesNotStop(t *testing.T) {
 		t.Errorf("result %+v with %d updates; want solved after 1 epoch, 100 env steps, 2 tests, 10 updates", res, a.c.Updates)
 	}
 }
+
+// Every logger of package logger is what a trainer logs to.
+var _ trainer.Logger = logger.Logger(nil)

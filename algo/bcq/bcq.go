@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/batch"
@@ -198,7 +199,7 @@ func (b *BCQ) targets(tq []float32, next *batch.Batch) error {
 	if err := checkOut(tgt, logits, n, b.nAct); err != nil {
 		return fmt.Errorf("%w: target network: %w", ErrConfig, err)
 	}
-	b.nextAct = grow(b.nextAct, n)
+	b.nextAct = slices.Grow(b.nextAct[:0], n)[:n]
 	if err := greedyTo(b.nextAct, q.Data(), logits.Data(), b.nAct, b.pol.logTau); err != nil {
 		return fmt.Errorf("bcq: targets: %w", err)
 	}
@@ -332,10 +333,3 @@ func disjoint(sets ...nn.Params) error {
 }
 
 var netNames = []string{"Q", "target", "imitation"}
-
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
-}

@@ -2,26 +2,17 @@ package sumtree
 
 import (
 	"errors"
-	"flag"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/gorl/gorl/internal/testrand"
 )
 
-var testSeed = flag.Uint64("testrand.seed", 1, "seed of the randomized tests; 0 draws one and logs it")
-
-// newRand returns the generator of a randomized test, seeded from the
-// -testrand.seed flag.
-func newRand(t testing.TB) *rand.Rand {
-	seed := *testSeed
-	if seed == 0 {
-		seed = rand.Uint64()
-		t.Logf("-testrand.seed=%d", seed)
-	}
-	return rand.New(rand.NewPCG(seed, 0x5eed))
-}
+// newRand returns the generator of a randomized test (-testrand.seed).
+func newRand(t testing.TB) *rand.Rand { return testrand.New(t, 0x5eed) }
 
 // model is the linear-scan reference the tree is checked against.
 type model struct {
