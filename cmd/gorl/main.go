@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 )
 
 const usage = `usage:
@@ -19,9 +18,17 @@ Run "gorl COMMAND -h" for a command's flags.
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	ctx, stop := interruptible(context.Background(), os.Stderr)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	switch {
+	case err == nil:
+	case errors.Is(err, errInterrupted): // reported by the command
+		os.Exit(exitInterrupted)
+	case context.Cause(ctx) == errInterrupted:
+		fmt.Fprintln(os.Stderr, "gorl: interrupted")
+		os.Exit(exitInterrupted)
+	default:
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "gorl:", err)
 		}
