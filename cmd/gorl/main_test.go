@@ -5,22 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestBuild builds the command with the go tool.
-func TestBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	out, err := exec.Command("go", "build", "-o", filepath.Join(t.TempDir(), "gorl"), ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-}
+// TestBuild builds the command with the go tool (with its test envs, as
+// the tests that run it need).
+func TestBuild(t *testing.T) { binary(t) }
 
 func TestList(t *testing.T) {
 	var out, errOut bytes.Buffer
