@@ -10,7 +10,7 @@ import (
 )
 
 const usage = `usage:
-  gorl train --algo NAME --env ID [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume]
+  gorl train --algo NAME --env ID [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume | --overwrite]
   gorl eval [--episodes N] [--seed N] [--gif FILE] POLICY_OR_RUN_DIR
   gorl list
   gorl bench [--seeds N] [RUN]...
