@@ -342,7 +342,7 @@ func TestTerminateBeforeCheckpoint(t *testing.T) {
 func TestSecondInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	c := startChild(t, "train", "--quiet", "--env", "test/Stuck-v0", "--logdir", dir, "--set", "algorithm.hidden=[8]")
-	c.waitUntil(t, "start of training", time.Minute, func() bool { return strings.Contains(c.stdout.String(), "training dqn") })
+	c.waitUntil(t, "stuck env", time.Minute, func() bool { return strings.Contains(c.stderr.String(), "stuck in Step") })
 	c.signal(t, syscall.SIGINT)
 	c.waitUntil(t, "word of the interrupt", time.Minute, func() bool { return strings.Contains(c.stderr.String(), "interrupt again to exit at once") })
 	c.signal(t, syscall.SIGINT)

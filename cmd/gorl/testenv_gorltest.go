@@ -4,6 +4,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/gorl/gorl/env"
@@ -22,7 +24,10 @@ func init() {
 
 type stuck struct{ env.Env }
 
+// Step says on stderr that it is stuck (a test waits for that before it
+// interrupts), then sleeps.
 func (stuck) Step(any) (any, float64, bool, bool, env.Info, error) {
+	fmt.Fprintln(os.Stderr, "test/Stuck-v0: stuck in Step")
 	time.Sleep(time.Hour)
 	return nil, 0, false, false, nil, errors.New("stuck for an hour")
 }
