@@ -8,10 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 )
+
+// runDir in a test's command line stands for a new run directory.
+const runDir = "<run dir>"
 
 var built struct {
 	once sync.Once
@@ -20,7 +24,8 @@ var built struct {
 	out  []byte
 }
 
-// buildGorl builds the command once per test binary and returns its path.
+// buildGorl builds the command once per test binary, with its test envs
+// (build tag gorltest), and returns its path.
 func buildGorl(t *testing.T) string {
 	t.Helper()
 	built.once.Do(func() {
@@ -30,7 +35,7 @@ func buildGorl(t *testing.T) string {
 			return
 		}
 		built.path = filepath.Join(dir, "gorl")
-		built.out, built.err = exec.Command("go", "build", "-o", built.path, ".").CombinedOutput()
+		built.out, built.err = exec.Command("go", "build", "-tags", "gorltest", "-o", built.path, ".").CombinedOutput()
 	})
 	if built.err != nil {
 		t.Fatalf("go build: %v\n%s", built.err, built.out)
@@ -91,7 +96,8 @@ func TestCommandLine(t *testing.T) {
 	notPolicy := filepath.Join("testdata", "not-a-buffer.txt")
 	// quiet stops a command line that would train before it does: a
 	// trainer needs at least one epoch.
-	quiet := []string{"--quiet", "--logdir", filepath.Join(tmp, "run"), "--set", "trainer.epochs=0"}
+	// Each case gets a run directory of its own (runDir stands for it).
+	quiet := []string{"--quiet", "--logdir", runDir, "--set", "trainer.epochs=0"}
 	train := func(args ...string) []string { return append(append([]string{"train"}, quiet...), args...) }
 	for _, tc := range []struct {
 		name   string
@@ -142,8 +148,17 @@ func TestCommandLine(t *testing.T) {
 		{"bench go-benchmarks", []string{"bench", "go-benchmarks"}, 0, "go test -run", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			args := func() []string {
+				args := slices.Clone(tc.args)
+				for i, a := range args {
+					if a == runDir {
+						args[i] = filepath.Join(t.TempDir(), "run")
+					}
+				}
+				return args
+			}
 			var out, errOut bytes.Buffer
-			err := run(context.Background(), tc.args, &out, &errOut)
+			err := run(context.Background(), args(), &out, &errOut)
 			if got := exitCode(err); got != tc.code {
 				t.Errorf("exit code %d (error %v), want %d", got, err, tc.code)
 			}
@@ -158,7 +173,7 @@ func TestCommandLine(t *testing.T) {
 			if testing.Short() {
 				return
 			}
-			cmd := exec.Command(buildGorl(t), tc.args...)
+			cmd := exec.Command(buildGorl(t), args()...)
 			var bout, berr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &bout, &berr
 			err = cmd.Run()

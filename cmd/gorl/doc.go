@@ -3,7 +3,7 @@
 //
 // # Overview
 //
-//	gorl train --algo dqn --env CartPole-v1 [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume]
+//	gorl train --algo dqn --env CartPole-v1 [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume | --overwrite]
 //	gorl train --algo bc|bcq --dataset FILE [--env ID] [...]
 //	gorl eval [--episodes N] [--seed N] [--explore] [--gif FILE] POLICY_OR_RUN_DIR
 //	gorl list
@@ -18,10 +18,17 @@
 // writes the best policy (DIR/best.gorl, at every new best test return), the
 // last one (DIR/last.gorl) and a checkpoint (DIR/checkpoint.gorl) after every
 // epoch. --resume continues the run of DIR from its checkpoint with its
-// config.json (and any --set, such as more epochs). The offline algorithms
-// (bc, bcq) learn from --dataset FILE, a buffer written by the buffer
-// package's Save whose observations and actions fit the env's spaces,
-// instead of from training envs; the env runs their tests.
+// config.json; a --set may change only the settings that do not shape what
+// the checkpoint holds (mutableOnResume: trainer.epochs and a few more),
+// each change recorded in DIR/resumes.jsonl and config.json. A run with no
+// checkpoint yet starts over. --overwrite replaces the run in DIR. The
+// offline algorithms (bc, bcq) learn from --dataset FILE, a buffer written
+// by the buffer package's Save whose observations and actions fit the env's
+// spaces, instead of from training envs; the env runs their tests.
+//
+// SIGINT and SIGTERM stop a command; train then prints where the run
+// stopped, its checkpoint and the command that continues it, and exits with
+// status 130. A second signal exits at once.
 //
 // eval loads a policy file (or DIR/best.gorl), rebuilds the algorithm from
 // the configuration stored in it, runs episodes and prints their mean and
@@ -44,7 +51,14 @@
 //     policy file embeds it, so eval and --resume rebuild the same
 //     algorithm; a configuration naming a field that does not exist is an
 //     error, not a silently ignored setting.
-//   - A seed reproduces a run (envs, weights, sampling).
+//   - A seed reproduces a run (envs, weights, sampling), and a run that was
+//     stopped and resumed logs what the run never stopped logs: on resume
+//     the records logged after the checkpoint are cut from log.jsonl and the
+//     older TensorBoard event files, and logged again.
+//   - One run per directory: train refuses a directory that holds a run
+//     without --resume or --overwrite, and a directory locked by a live run
+//     (an flock on DIR/gorl.lock, which the system drops when a process
+//     dies, so a crash leaves no stale lock).
 //
 // # Decisions
 //
@@ -57,6 +71,9 @@
 //     one (195 on CartPole-v1, where Gymnasium registers 475; −250 on
 //     Pendulum-v1, where it registers none), else Gymnasium's reward
 //     threshold; without either it runs all its epochs.
+//   - Cut event files rather than overlapping ones on resume: TensorBoard
+//     hides the older of two records at a step (it drops events at or past
+//     a step that goes back), but other readers of event files show both.
 //   - Policy files are algo.SaveParts containers of the run configuration
 //     and the policy's parameters (safetensors), written atomically.
 package main

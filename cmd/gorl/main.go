@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 )
 
 const usage = `usage:
-  gorl train --algo NAME --env ID [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume]
+  gorl train --algo NAME --env ID [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume | --overwrite]
   gorl train --algo bc|bcq --dataset FILE [--env ID] [...]
   gorl eval [--episodes N] [--seed N] [--gif FILE] POLICY_OR_RUN_DIR
   gorl list
@@ -20,10 +19,17 @@ Run "gorl COMMAND -h" for a command's flags.
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible(context.Background(), os.Stderr)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errUsage) {
+	switch {
+	case err == nil:
+	case errors.Is(err, errInterrupted): // reported by the command
+		os.Exit(exitInterrupted)
+	case context.Cause(ctx) == errInterrupted:
+		fmt.Fprintln(os.Stderr, "gorl: interrupted")
+		os.Exit(exitInterrupted)
+	case !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errUsage):
 		fmt.Fprintln(os.Stderr, "gorl:", err)
 	}
 	os.Exit(exitCode(err))

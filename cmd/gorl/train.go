@@ -40,6 +40,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(&sets, "set", "override one setting, path=value with a dotted JSON path, e.g. trainer.epochs=5 or algorithm.gamma=0.99 (repeatable)")
 	dataset := fs.String("dataset", "", "buffer file (written by buffer's Save) an offline algorithm (bc, bcq) learns from")
 	resume := fs.Bool("resume", false, "continue the run in --logdir from its checkpoint")
+	overwrite := fs.Bool("overwrite", false, "replace the run already in --logdir (its config, logs, checkpoint and policies) with a new one")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -55,6 +56,14 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *logdir == "" {
 			return errors.New("train: --resume needs --logdir")
 		}
+		if *overwrite {
+			return errors.New("train: --resume continues the run in --logdir, --overwrite replaces it: give one")
+		}
+		release, err := openRun(*logdir, true, false)
+		if err != nil {
+			return err
+		}
+		defer release()
 		*cfgPath = filepath.Join(*logdir, configFile)
 	}
 	if *cfgPath != "" {
@@ -68,6 +77,11 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		if err := json.Unmarshal(file, &head); err != nil {
 			return fmt.Errorf("%s: %w", *cfgPath, err)
+		}
+		if *resume {
+			if err := checkResumeHead(*logdir, head.Algo, head.Env, *algoName, *envID, given); err != nil {
+				return err
+			}
 		}
 		if head.Algo != "" && !given["algo"] {
 			*algoName = head.Algo
@@ -90,18 +104,38 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if *logdir == "" {
-		*logdir = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", rc.Algo, rc.Env, time.Now().Format("20060102-150405")))
+	var changes map[string]change
+	if *resume {
+		old, _, err := resolve(rc.Algo, rc.Env, file, nil)
+		if err != nil {
+			return err
+		}
+		if changes, err = resumeChanges(old, rc); err != nil {
+			return err
+		}
+	} else {
+		if *logdir == "" {
+			*logdir = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", rc.Algo, rc.Env, time.Now().Format("20060102-150405")))
+		}
+		release, err := openRun(*logdir, false, *overwrite)
+		if err != nil {
+			return err
+		}
+		defer release()
 	}
-	if err := os.MkdirAll(*logdir, 0o755); err != nil {
-		return err
+	// config.json describes the run: written when it starts, and again
+	// when a resume changes a setting (resumes.jsonl records the change).
+	writeConfig := func() error {
+		cj, err := json.MarshalIndent(rc, "", "  ")
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(*logdir, configFile), append(cj, '\n'), 0o644)
 	}
-	cj, err := json.MarshalIndent(rc, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(*logdir, configFile), append(cj, '\n'), 0o644); err != nil {
-		return err
+	if !*resume {
+		if err := writeConfig(); err != nil {
+			return err
+		}
 	}
 
 	tb, err := logger.NewTensorBoard(logger.TensorBoardConfig{Dir: *logdir})
@@ -127,7 +161,9 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		setup.Progress = logger.NewProgress(stderr, logger.ProgressConfig{})
 	}
 	var s *session
+	var ckpt checkpointState
 	setup.OnEpoch = func(e trainer.EpochStats) {
+		ckpt = checkpointState{ok: true, epoch: e.Epoch, envSteps: e.EnvSteps, gradSteps: e.GradientSteps}
 		test := meanStd(e.TestReturn, e.TestStd)
 		if math.IsNaN(e.TestReturn) && e.BestEpoch == e.Epoch {
 			test = "not run (the test during training reached the stop)"
@@ -143,8 +179,13 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer s.tr.Close()
 	if *resume {
-		if err := s.tr.Restore(ctx, filepath.Join(*logdir, checkpointFile)); err != nil {
+		if ckpt, err = resumeRun(ctx, s, *logdir, tb.Path(), changes, stdout); err != nil {
 			return err
+		}
+		if len(changes) > 0 {
+			if err := writeConfig(); err != nil {
+				return err
+			}
 		}
 	}
 	stopAt := "none"
@@ -155,6 +196,10 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		rc.Algo, rc.Env, rc.Seed, rc.TrainEnvs, rc.TestEnvs, stopAt, tensor.BLASName(), *logdir)
 	res, err := s.tr.Run(ctx)
 	if err != nil {
+		if context.Cause(ctx) == errInterrupted {
+			reportInterrupt(stderr, *logdir, res.Epochs+1, res.EnvSteps, res.GradientSteps, ckpt)
+			return errInterrupted
+		}
 		return err
 	}
 	status := "not solved"
