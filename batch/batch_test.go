@@ -3,6 +3,7 @@ package batch_test
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/batch"
@@ -73,6 +74,34 @@ func TestNewRagged(t *testing.T) {
 	}
 	if !nd.Equal(r.At(1).(*nd.Array), arr(t, []int64{2, 3})) {
 		t.Errorf("ragged[1] = %v, want array([2, 3])", r.At(1))
+	}
+}
+
+func TestNewRaggedLater(t *testing.T) {
+	// Tianshou's Batch refuses elements that share the first axis and
+	// differ later: numpy cannot make a 1-d object array of shapes (3, 2)
+	// and (3, 3) ("could not broadcast input array from shape (3,2) into
+	// shape (3,)"). Lists ragged in their first inner axis, and mixed
+	// lists, stay Object arrays (TestNewRagged, TestNewConversions).
+	a32, a33 := nd.Zeros(nd.Float64, 3, 2), nd.Zeros(nd.Float64, 3, 3)
+	tests := []struct {
+		name string
+		v    any
+		want string // in the message
+	}{
+		{"nested slices", [][][]int{{{1, 2}, {3, 4}, {5, 6}}, {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}}, "element 0 has shape [3 2], element 1 [3 3]"},
+		{"arrays", []*nd.Array{a32, a33}, "element 0 has shape [3 2], element 1 [3 3]"},
+		{"any of arrays", []any{a32, a32, a33}, "element 0 has shape [3 2], element 2 [3 3]"},
+		{"depths differ", []any{[]int{1, 2, 3}, [][]int{{1}, {2}, {3}}}, "element 0 has shape [3], element 1 [3 1]"},
+		{"inner", []any{[]any{[][]int{{1, 2}, {3, 4}}, [][]int{{1, 2, 3}, {4, 5, 6}}}, []int{1}}, "key k: element 0: ragged data"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := batch.New("k", tt.v)
+			if !errors.Is(err, batch.ErrStructure) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("New = %v, %v; want an ErrStructure error with %q", b, err, tt.want)
+			}
+		})
 	}
 }
 

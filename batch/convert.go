@@ -19,9 +19,12 @@ import (
 //     underlying type);
 //   - a slice or Go array becomes an array through nd.New (a copy): numbers
 //     promote to one dtype, a mix with strings, nil or other values gives
-//     an Object array keeping each element's Go value, and a ragged nested
-//     slice gives a 1-d Object array of its elements (each inner slice made
-//     an array), as numpy does with dtype=object;
+//     an Object array keeping each element's Go value, and a nested slice
+//     ragged in its first inner axis gives a 1-d Object array of its
+//     elements (each inner slice made an array), as numpy does with
+//     dtype=object; one whose elements share that axis but differ in a
+//     later one (shapes (3, 2) and (3, 3)) is an error wrapping
+//     ErrStructure, as in Tianshou;
 //   - a non-empty slice whose elements are all maps or *Batch values is
 //     stacked into one Batch (FromRows);
 //   - a map with string keys becomes a nested Batch (FromMap: keys in
@@ -275,8 +278,14 @@ func describeValue(e reflect.Value) string {
 
 // raggedArray converts a ragged sequence into a 1-d Object array of its
 // elements: inner sequences become arrays (themselves ragged-converted if
-// needed), other elements keep their Go value.
+// needed), other elements keep their Go value. A sequence whose elements
+// are all sequences of one length is refused: its raggedness lies below
+// the first inner axis (shapes (3, 2) and (3, 3)), where numpy's
+// dtype=object cannot make a 1-d array of it and Tianshou refuses it.
 func raggedArray(rv reflect.Value) (*nd.Array, error) {
+	if err := checkRaggedFirst(rv); err != nil {
+		return nil, err
+	}
 	out := make([]any, rv.Len())
 	for i := range out {
 		e := elem(rv, i)
@@ -290,6 +299,10 @@ func raggedArray(rv reflect.Value) (*nd.Array, error) {
 		a, err := nd.New(e.Interface())
 		if errors.Is(err, nd.ErrShape) {
 			a, err = raggedArray(e)
+			if be, ok := err.(*Error); ok && be.Kind == ErrStructure {
+				be.Msg = fmt.Sprintf("element %d: %s", i, be.Msg)
+				return nil, be
+			}
 		}
 		if err != nil {
 			return nil, &Error{Kind: ErrType, Msg: fmt.Sprintf("cannot convert element %d to an array", i), Err: err}
@@ -297,6 +310,66 @@ func raggedArray(rv reflect.Value) (*nd.Array, error) {
 		out[i] = a
 	}
 	return nd.FromSlice(out)
+}
+
+// seqLen returns the length of a sequence element (a slice, a Go array or
+// an *nd.Array with an axis) and whether e is one.
+func seqLen(e reflect.Value) (int, bool) {
+	switch e.Kind() {
+	case reflect.Slice, reflect.Array:
+		return e.Len(), true
+	}
+	if a, ok := e.Interface().(*nd.Array); ok && a != nil && a.Ndim() > 0 {
+		return a.Dim(0), true
+	}
+	return 0, false
+}
+
+// checkRaggedFirst returns an error if rv has two or more elements, all
+// sequences of the same length: such a sequence is ragged only in a later
+// axis.
+func checkRaggedFirst(rv reflect.Value) error {
+	n := rv.Len()
+	if n < 2 {
+		return nil
+	}
+	first := -1
+	for i := 0; i < n; i++ {
+		e := elem(rv, i)
+		if !e.IsValid() {
+			return nil
+		}
+		l, ok := seqLen(e)
+		if !ok || (first >= 0 && l != first) {
+			return nil
+		}
+		first = l
+	}
+	where := "in a later axis"
+	if s0, ok := shapeOf(elem(rv, 0)); ok {
+		for i := 1; i < n; i++ {
+			if si, ok := shapeOf(elem(rv, i)); ok && !slices.Equal(si, s0) {
+				where = fmt.Sprintf("later: element 0 has shape %v, element %d %v", s0, i, si)
+				break
+			}
+		}
+	}
+	return &Error{Kind: ErrStructure, Msg: fmt.Sprintf(
+		"ragged data: the %d elements share their first axis (length %d) but differ %s; "+
+			"a sequence may be ragged only in its first inner axis (a 1-d Object array)", n, first, where)}
+}
+
+// shapeOf returns the shape of a sequence element that converts to one
+// array.
+func shapeOf(e reflect.Value) ([]int, bool) {
+	if a, ok := e.Interface().(*nd.Array); ok && a != nil {
+		return a.Shape(), true
+	}
+	a, err := nd.New(e.Interface())
+	if err != nil {
+		return nil, false
+	}
+	return a.Shape(), true
 }
 
 // describe names a value for an error message.

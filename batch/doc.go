@@ -197,9 +197,13 @@
 //     and 002 print 4). A mixed list keeps each element's Go value in an
 //     Object array (seed 001), so seed 002's ('a', -2, -3) is
 //     array(['a', -2, -3], dtype=object), not numpy's strings.
-//   - A ragged nested list becomes a 1-d Object array of arrays, as numpy
-//     makes it with dtype=object and Tianshou keeps it, rather than an
-//     error.
+//   - A nested list ragged in its first inner axis becomes a 1-d Object
+//     array of arrays, as numpy makes it with dtype=object and Tianshou
+//     keeps it, rather than an error. Elements that share that axis and
+//     differ in a later one (shapes (3, 2) and (3, 3)) are refused, as
+//     Tianshou refuses them: no 1-d Object array describes them, and such
+//     data in a Batch is almost always a mistake. A list that mixes
+//     sequences with other values (strings, nil) keeps its elements.
 //   - Go maps have no order, so FromMap and map values take their keys
 //     sorted; New takes ordered key, value pairs. Seed 000's printouts list
 //     stacked keys in set order; here keys come in order of first

@@ -115,7 +115,11 @@
 // Infos are stored as arrays keyed like the Infos rather than dropped
 // (Tianshou keeps them as a Batch): numbers and arrays are what algorithms
 // and loggers read from them, and copying them into preallocated columns
-// costs nothing when the Infos are empty (classic control). A key whose
+// costs nothing when the Infos are empty (classic control). Tianshou's
+// vector envs add env_id to every Info; here the collector writes it, as
+// an Int64 column preallocated with the others, rather than the vector
+// env adding a key to each env's own Info map (which the env owns and may
+// reuse). A key whose
 // values change kind (a float after integers) is an error naming the env
 // and the key rather than a silent conversion, since the buffer's column
 // dtype is fixed by the first Add.

@@ -13,17 +13,21 @@ import (
 // infoTable turns the Infos of up to n envs into a Batch with one row per
 // env, Tianshou's stacking of info dicts: each key becomes an array of n
 // rows (see kindOf for the dtypes), nested Infos become nested Batches, and
-// a row whose Info lacks a key holds zero (nil for Object arrays). The
-// schema grows as keys appear and is never shrunk, so the Batches it returns
-// keep one structure once every key has been seen; while no Info has held
-// anything it returns a reserved key (an empty Batch).
+// a row whose Info lacks a key holds zero (nil for Object arrays). Every
+// row also holds "env_id", the env's id (an Int64 column written after the
+// Info, replacing an env's own "env_id"), as Tianshou's vector envs add it
+// to every Info. The schema grows as keys appear and is never shrunk, so
+// the Batches it returns keep one structure once every key has been seen.
 type infoTable struct {
 	n     int
 	root  infoNode
 	gen   uint32         // fill generation, marks the rows written
 	views []*batch.Batch // views[k]: the first k rows; nil when stale
-	empty *batch.Batch   // the reserved key
+	envID *infoNode      // the "env_id" column
 }
+
+// envIDKey is the Info key of the env ids, Tianshou's.
+const envIDKey = "env_id"
 
 type infoKind uint8
 
@@ -51,7 +55,10 @@ type infoNode struct {
 }
 
 func newInfoTable(n int) *infoTable {
-	return &infoTable{n: n, views: make([]*batch.Batch, n+1), empty: &batch.Batch{}}
+	t := &infoTable{n: n, views: make([]*batch.Batch, n+1)}
+	t.envID, _ = t.newNode(envIDKey, 0) // a valid key
+	t.root.kids = append(t.root.kids, t.envID)
+	return t
 }
 
 // fill writes infos[j], the Info of env ids[j], into row j and returns a
@@ -67,8 +74,9 @@ func (t *infoTable) fill(infos []env.Info, ids []int) (*batch.Batch, error) {
 			return nil, fmt.Errorf("env %d: info %w", ids[j], err)
 		}
 	}
-	if len(t.root.kids) == 0 {
-		return t.empty, nil
+	for j, id := range ids[:len(infos)] {
+		t.envID.i[j] = int64(id)
+		t.envID.seen[j] = t.gen
 	}
 	t.root.zeroUnseen(len(infos), t.gen)
 	return t.view(len(infos)), nil
@@ -76,8 +84,8 @@ func (t *infoTable) fill(infos []env.Info, ids []int) (*batch.Batch, error) {
 
 func (t *infoTable) fillMap(node *infoNode, j int, m map[string]any) error {
 	for key, v := range m {
-		if v == nil {
-			continue
+		if v == nil || (node == &t.root && key == envIDKey) {
+			continue // the collector writes env_id
 		}
 		kid := node.child(key)
 		if kid == nil {

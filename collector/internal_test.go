@@ -16,10 +16,14 @@ import (
 func TestInfoTable(t *testing.T) {
 	tab := newInfoTable(3)
 	ids := []int{4, 5, 6}
-	// No Info holds anything: a reserved key.
-	b, err := tab.fill([]env.Info{nil, {}, {"gone": nil}}, ids)
-	if err != nil || b.NumKeys() != 0 {
+	// No Info holds anything: only the env ids, which Tianshou's vector
+	// envs add to every Info; an env's own env_id is replaced.
+	b, err := tab.fill([]env.Info{nil, {}, {"gone": nil, "env_id": "mine"}}, ids)
+	if err != nil || b.NumKeys() != 1 {
 		t.Fatalf("empty Infos: %v, %v", b, err)
+	}
+	if a, err := b.Array("env_id"); err != nil || !reflect.DeepEqual(nd.ToSlice[int64](a), []int64{4, 5, 6}) {
+		t.Fatalf("env_id = %v (%v), want [4 5 6]", a, err)
 	}
 	type stats struct{ R float64 }
 	b, err = tab.fill([]env.Info{

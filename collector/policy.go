@@ -13,8 +13,8 @@ type Policy interface {
 	//
 	// obs holds "obs", the envs' observations stacked along a leading axis
 	// of k rows (an *nd.Array, or a *batch.Batch for Dict and Tuple
-	// spaces), and "info", their latest Infos as a Batch of k rows (a
-	// reserved key, an empty Batch, while the Infos hold nothing): the
+	// spaces), and "info", their latest Infos as a Batch of k rows, with
+	// "env_id" holding each env's id as in Tianshou: the
 	// Batch(obs=…, info=…) Tianshou's collector passes to forward. state is
 	// the hidden state Act last returned for these envs, k rows, with the
 	// rows of envs whose episode has just begun set to zero; it is nil until

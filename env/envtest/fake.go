@@ -46,6 +46,13 @@ type Config struct {
 	// PanicAt, when positive, makes the PanicAt-th Step of the env's life
 	// panic with ErrFake.
 	PanicAt int
+	// BlockAt, when positive, makes the BlockAt-th Step of the env's life
+	// block until Unblock is closed, or for ever if Unblock is nil: an env
+	// that hangs. The Step then goes on as usual.
+	BlockAt int
+	// Unblock, when closed, releases the Step blocked by BlockAt; tests
+	// close it so that no goroutine stays blocked after them.
+	Unblock <-chan struct{}
 }
 
 // ErrFake is wrapped by the errors and panics a Fake produces on purpose.
@@ -79,15 +86,15 @@ type Fake struct {
 }
 
 // New returns a Fake configured by cfg. It returns an error for a length
-// that is not positive or a negative ID, ErrorAt or PanicAt.
+// that is not positive or a negative ID, ErrorAt, PanicAt or BlockAt.
 func New(cfg Config) (*Fake, error) {
 	for _, l := range cfg.Lengths {
 		if l <= 0 {
 			return nil, fmt.Errorf("envtest: episode length %d: want a positive length", l)
 		}
 	}
-	if cfg.ID < 0 || cfg.ErrorAt < 0 || cfg.PanicAt < 0 {
-		return nil, fmt.Errorf("envtest: negative ID, ErrorAt or PanicAt in %+v", cfg)
+	if cfg.ID < 0 || cfg.ErrorAt < 0 || cfg.PanicAt < 0 || cfg.BlockAt < 0 {
+		return nil, fmt.Errorf("envtest: negative ID, ErrorAt, PanicAt or BlockAt in %+v", cfg)
 	}
 	if cfg.Lengths == nil {
 		cfg.Lengths = []int{1}
@@ -199,6 +206,9 @@ func (f *Fake) Step(action any) (any, float64, bool, bool, env.Info, error) {
 	f.calls++
 	if f.cfg.PanicAt > 0 && f.calls == f.cfg.PanicAt {
 		panic(fmt.Errorf("%s: step %d: %w", f.name(), f.calls, ErrFake))
+	}
+	if f.cfg.BlockAt > 0 && f.calls == f.cfg.BlockAt {
+		<-f.cfg.Unblock // a nil channel blocks for ever
 	}
 	if f.cfg.ErrorAt > 0 && f.calls == f.cfg.ErrorAt {
 		return nil, 0, false, false, nil, fmt.Errorf("%s: step %d: %w", f.name(), f.calls, ErrFake)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"image"
 	"runtime/debug"
-	"sync"
+	"time"
 
 	"github.com/gorl/gorl/env"
 )
@@ -20,7 +20,9 @@ import (
 //
 // Step, Reset and Render run their envs concurrently and wait for them;
 // Send and Recv step envs asynchronously (Tianshou's wait_num and timeout).
-// Close stops every goroutine: after it returns none is left.
+// Close stops every goroutine: after it returns none is left, except the
+// goroutine of an env abandoned after Config.StepTimeout, which ends when
+// its env's call returns, if ever.
 type Async struct {
 	*common
 	cmds    []chan command
@@ -31,7 +33,9 @@ type Async struct {
 	running int   // envs sent and not received
 	rowOf   []int // row of each env in the current Step or Reset
 	frames  []image.Image
-	wg      sync.WaitGroup
+	exited  []chan struct{} // closed by each goroutine as it ends
+	timer   *time.Timer     // for Config.StepTimeout; nil without one
+	sentAt  []time.Time     // when each running env was started, with a timeout
 }
 
 type envState uint8
@@ -63,22 +67,31 @@ type slot struct {
 	info        env.Info
 	frame       image.Image
 	err         error
+	kind        commandKind // of the last command sent, set before sending
 }
 
-// NewAsync returns an Async running envs, one goroutine each; it owns the
-// envs from then on (Close closes them). It returns an error if there is
-// no env or the envs' spaces differ.
-func NewAsync(envs []env.Env) (*Async, error) {
-	c, err := newCommon(envs)
+// NewAsync returns an Async running envs, one goroutine each, with the
+// zero Config; it owns the envs from then on (Close closes them). It
+// returns an error if there is no env or the envs' spaces differ.
+func NewAsync(envs []env.Env) (*Async, error) { return newAsync(envs, Config{}) }
+
+func newAsync(envs []env.Env, cfg Config) (*Async, error) {
+	c, err := newCommon(envs, cfg)
 	if err != nil {
 		return nil, err
 	}
 	n := len(envs)
 	a := &Async{common: c, cmds: make([]chan command, n), done: make(chan int, n), slots: make([]slot, n),
-		state: make([]envState, n), ready: make([]int, 0, n), rowOf: make([]int, n), frames: make([]image.Image, n)}
-	a.wg.Add(n)
+		state: make([]envState, n), ready: make([]int, 0, n), rowOf: make([]int, n), frames: make([]image.Image, n),
+		exited: make([]chan struct{}, n)}
+	if cfg.StepTimeout > 0 {
+		a.timer = time.NewTimer(cfg.StepTimeout)
+		a.timer.Stop()
+		a.sentAt = make([]time.Time, n)
+	}
 	for id := range a.cmds {
 		a.cmds[id] = make(chan command, 1)
+		a.exited[id] = make(chan struct{})
 		go a.work(id)
 	}
 	return a, nil
@@ -88,7 +101,7 @@ func NewAsync(envs []env.Env) (*Async, error) {
 // is closed, announcing each finished one on done (which has room for one
 // message per env, so it never blocks).
 func (a *Async) work(id int) {
-	defer a.wg.Done()
+	defer close(a.exited[id])
 	for cmd := range a.cmds[id] {
 		a.run(id, cmd)
 		a.done <- id
@@ -132,7 +145,56 @@ func (a *Async) checkIdle(ids []int) {
 func (a *Async) start(id, j int, cmd command) {
 	a.state[id] = stepping
 	a.rowOf[id] = j
+	a.send(id, cmd)
+}
+
+// send counts and timestamps a command of env id and sends it.
+func (a *Async) send(id int, cmd command) {
+	a.counted(id, cmd.kind)
+	a.slots[id].kind = cmd.kind
+	if a.timer != nil {
+		a.sentAt[id] = time.Now()
+	}
 	a.cmds[id] <- cmd
+}
+
+// armTimer sets the timer to the earliest deadline of the running envs
+// (state stepping or sent) and returns its channel, or nil without a
+// timeout.
+func (a *Async) armTimer() <-chan time.Time {
+	if a.timer == nil {
+		return nil
+	}
+	var first time.Time
+	for id, st := range a.state {
+		if st != idle && !a.stuck[id] && (first.IsZero() || a.sentAt[id].Before(first)) {
+			first = a.sentAt[id]
+		}
+	}
+	if first.IsZero() {
+		return nil
+	}
+	a.timer.Reset(time.Until(first.Add(a.cfg.StepTimeout)))
+	return a.timer.C
+}
+
+// expire abandons the running envs whose call has passed the timeout and
+// returns their errors, joined, or nil if none has (the timer fired early).
+// The vector env is unusable afterwards.
+func (a *Async) expire() error {
+	now := time.Now()
+	var errs []error
+	for id, st := range a.state {
+		if st != idle && !a.stuck[id] && now.Sub(a.sentAt[id]) >= a.cfg.StepTimeout {
+			a.stuck[id] = true
+			errs = append(errs, a.timeoutError(id, a.slots[id].kind, a.cfg.StepTimeout))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	a.broken = errors.Join(errs...)
+	return a.broken
 }
 
 // wait collects the envs ids started by start, putting env id's result in
@@ -141,10 +203,21 @@ func (a *Async) start(id, j int, cmd command) {
 // then collected by later calls (as if sent).
 func (a *Async) wait(ctx context.Context, ids []int, kind commandKind) (*Result, error) {
 	var errs []error
+	tc := a.armTimer()
+	if tc != nil {
+		defer a.timer.Stop()
+	}
 	for left := len(ids); left > 0; left-- {
 		var id int
 		select {
 		case id = <-a.done:
+		case <-tc:
+			if err := a.expire(); err != nil {
+				return nil, err
+			}
+			tc = a.armTimer()
+			left++
+			continue
 		case <-ctx.Done():
 			for _, id := range ids {
 				if a.state[id] == stepping {
@@ -188,10 +261,16 @@ func (a *Async) collect(j, id int, kind commandKind) error {
 // received by Recv. Errors of several envs are joined.
 func (a *Async) Reset(ctx context.Context, ids []int, seeds []env.Seed) (*Result, error) {
 	a.checkOpen("Reset")
+	if err := a.usable(); err != nil {
+		return nil, err
+	}
 	ids = a.ids(ids)
 	a.checkIdle(ids)
 	if seeds != nil && len(seeds) != len(ids) {
 		return nil, fmt.Errorf("vector: Reset with %d seeds for %d envs", len(seeds), len(ids))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	for j, id := range ids {
 		cmd := command{kind: cmdReset}
@@ -204,14 +283,21 @@ func (a *Async) Reset(ctx context.Context, ids []int, seeds []env.Seed) (*Result
 }
 
 // Step steps the envs ids concurrently and waits for them. It returns an
-// error wrapping env.ErrAction if actions do not hold one value per env;
-// when ctx is done first, ctx's error, and the envs still stepping are
+// error wrapping env.ErrAction if actions do not hold one value per env,
+// and ctx's error, starting nothing, if ctx is already done; when ctx is
+// done first, ctx's error, and the envs still stepping are
 // received by Recv. Errors of several envs are joined.
 func (a *Async) Step(ctx context.Context, ids []int, actions any) (*Result, error) {
 	a.checkOpen("Step")
+	if err := a.usable(); err != nil {
+		return nil, err
+	}
 	ids = a.ids(ids)
 	a.checkIdle(ids)
 	if err := a.load(ids, actions); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	for j, id := range ids {
@@ -238,6 +324,9 @@ func (a *Async) load(ids []int, actions any) error {
 // per env, starting nothing.
 func (a *Async) Send(ids []int, actions any) error {
 	a.checkOpen("Send")
+	if err := a.usable(); err != nil {
+		return err
+	}
 	ids = a.ids(ids)
 	a.checkIdle(ids)
 	if err := a.load(ids, actions); err != nil {
@@ -246,7 +335,7 @@ func (a *Async) Send(ids []int, actions any) error {
 	for _, id := range ids {
 		a.state[id] = sent
 		a.running++
-		a.cmds[id] <- command{kind: cmdStep}
+		a.send(id, command{kind: cmdStep})
 	}
 	return nil
 }
@@ -257,6 +346,9 @@ func (a *Async) Send(ids []int, actions any) error {
 // and returned instead of the Result.
 func (a *Async) Recv(ctx context.Context, waitNum int) (*Result, error) {
 	a.checkOpen("Recv")
+	if err := a.usable(); err != nil {
+		return nil, err
+	}
 	if a.running == 0 {
 		panic(fmt.Errorf("%w: Recv", ErrNotRunning))
 	}
@@ -278,6 +370,12 @@ func (a *Async) Recv(ctx context.Context, waitNum int) (*Result, error) {
 		take(a.ready[m])
 	}
 	a.ready = a.ready[:copy(a.ready, a.ready[m:])]
+	var tc <-chan time.Time
+	if k < waitNum {
+		if tc = a.armTimer(); tc != nil {
+			defer a.timer.Stop()
+		}
+	}
 wait:
 	for k < waitNum {
 		select { // take what has finished before looking at ctx
@@ -289,6 +387,11 @@ wait:
 		select {
 		case id := <-a.done:
 			take(id)
+		case <-tc:
+			if err := a.expire(); err != nil {
+				return nil, err
+			}
+			tc = a.armTimer()
 		case <-ctx.Done():
 			break wait
 		}
@@ -308,6 +411,9 @@ func (a *Async) Running() int { return a.running }
 // Render renders the envs ids concurrently and returns their frames.
 func (a *Async) Render(ids []int) ([]image.Image, error) {
 	a.checkOpen("Render")
+	if err := a.usable(); err != nil {
+		return nil, err
+	}
 	ids = a.ids(ids)
 	a.checkIdle(ids)
 	for j, id := range ids {
@@ -324,6 +430,9 @@ func (a *Async) Render(ids []int) ([]image.Image, error) {
 // handshake orders.
 func (a *Async) MarshalState() ([]byte, error) {
 	a.checkOpen("MarshalState")
+	if err := a.usable(); err != nil {
+		return nil, err
+	}
 	a.checkIdle(a.all)
 	return a.marshalStates()
 }
@@ -331,6 +440,9 @@ func (a *Async) MarshalState() ([]byte, error) {
 // UnmarshalState restores states MarshalState returned, all or none.
 func (a *Async) UnmarshalState(data []byte) error {
 	a.checkOpen("UnmarshalState")
+	if err := a.usable(); err != nil {
+		return err
+	}
 	a.checkIdle(a.all)
 	states, err := a.splitStates(data)
 	if err != nil {
@@ -339,8 +451,25 @@ func (a *Async) UnmarshalState(data []byte) error {
 	return a.restore(states)
 }
 
+// drainDone marks idle the envs whose finished command is announced on
+// done, before Close waits: their results are dropped.
+func (a *Async) drainDone() {
+	for {
+		select {
+		case id := <-a.done:
+			a.state[id] = idle
+		default:
+			return
+		}
+	}
+}
+
 // Close stops the goroutines, waiting for envs still running, then closes
-// the envs and returns their errors, joined. Later calls return nil.
+// the envs and returns their errors, joined. Later calls return nil. With
+// Config.StepTimeout, it waits for a running env no longer than its call's
+// timeout: an env that has not returned by then is abandoned like one that
+// timed out during a call, and neither kind is closed or waited for (Close
+// returns an error naming them).
 func (a *Async) Close() error {
 	if a.closed {
 		return nil
@@ -349,9 +478,32 @@ func (a *Async) Close() error {
 	for _, c := range a.cmds {
 		close(c)
 	}
-	a.wg.Wait()
 	var errs []error
+	a.drainDone()
+	tc := a.armTimer()
+	for id := range a.envs {
+		for !a.stuck[id] {
+			select {
+			case <-a.exited[id]:
+			case <-tc:
+				a.drainDone()
+				if err := a.expire(); err != nil {
+					errs = append(errs, err)
+				}
+				tc = a.armTimer()
+				continue
+			}
+			break
+		}
+	}
+	if a.timer != nil {
+		a.timer.Stop()
+	}
 	for i, e := range a.envs {
+		if a.stuck[i] {
+			errs = append(errs, fmt.Errorf("env %d: not closed: abandoned after a call ran past the step timeout", i))
+			continue
+		}
 		if err := e.Close(); err != nil {
 			errs = append(errs, envError(i, err))
 		}

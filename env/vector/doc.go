@@ -33,8 +33,23 @@
 //     (ErrNotRunning) and any use after Close (ErrClosed).
 //   - Errors name the env ("env 3: …"), a panic inside an env comes back
 //     as a *PanicError, and the vector env stays usable after either.
+//   - A NaN or infinite reward or floating-point observation element is an
+//     error wrapping ErrNonFinite that names the env and its step, unless
+//     Config.AllowNonFinite is set.
 //   - Close waits for running envs, stops every goroutine and closes the
 //     envs; it can be called again.
+//
+// # Envs that hang
+//
+// A context is honoured between envs (Sync) or while waiting (Async), but
+// an env's Step that never returns cannot be interrupted: Go has no way to
+// stop a goroutine. Config.StepTimeout bounds every env call: past it, the
+// call fails with an error wrapping ErrStepTimeout that names the env and
+// its step, the env's call is abandoned (its goroutine keeps running it,
+// and ends if the call ever returns), and the vector env is unusable: every
+// later call but Close returns that error. Close neither closes nor waits
+// for an abandoned env. Sync runs its envs' calls in a goroutine of its own
+// only when a timeout is set, so that it can stop waiting.
 //
 // # Aliasing
 //

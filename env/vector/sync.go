@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"runtime/debug"
+	"time"
 
 	"github.com/gorl/gorl/env"
 )
@@ -19,23 +20,113 @@ import (
 // Send only copies the actions; Recv then steps the sent envs in the order
 // they were sent, stopping after waitNum of them, so that code written for
 // asynchronous envs can be tested deterministically.
+//
+// The context is honoured between envs: a call whose context ends stops
+// before the next env. An env's call that never returns blocks Sync for
+// ever unless Config.StepTimeout is set; Sync then runs the envs' calls in
+// one goroutine of its own and waits for each at most that long.
 type Sync struct {
 	*common
 	queue   []int // ids sent and not received, in the order sent
 	running []bool
 	frames  []image.Image
+
+	// With Config.StepTimeout: the goroutine running the envs' calls.
+	calls  chan syncCall
+	ret    chan struct{} // a call finished; its results are in out
+	out    syncOut
+	exited chan struct{}
+	timer  *time.Timer
 }
 
-// NewSync returns a Sync running envs, which it owns from then on: Close
-// closes them. It returns an error if there is no env or the envs' spaces
-// differ.
-func NewSync(envs []env.Env) (*Sync, error) {
-	c, err := newCommon(envs)
+// syncCall is a call of env id run by Sync's goroutine.
+type syncCall struct {
+	id   int
+	kind commandKind
+	seed env.Seed
+}
+
+// syncOut is the result of a syncCall.
+type syncOut struct {
+	obs         any
+	r           float64
+	term, trunc bool
+	info        env.Info
+	frame       image.Image
+	err         error
+}
+
+// NewSync returns a Sync running envs with the zero Config; it owns the
+// envs from then on: Close closes them. It returns an error if there is no
+// env or the envs' spaces differ.
+func NewSync(envs []env.Env) (*Sync, error) { return newSync(envs, Config{}) }
+
+func newSync(envs []env.Env, cfg Config) (*Sync, error) {
+	c, err := newCommon(envs, cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &Sync{common: c, queue: make([]int, 0, len(envs)), running: make([]bool, len(envs)),
-		frames: make([]image.Image, len(envs))}, nil
+	s := &Sync{common: c, queue: make([]int, 0, len(envs)), running: make([]bool, len(envs)),
+		frames: make([]image.Image, len(envs))}
+	if cfg.StepTimeout > 0 {
+		s.calls, s.ret, s.exited = make(chan syncCall), make(chan struct{}, 1), make(chan struct{})
+		s.timer = time.NewTimer(cfg.StepTimeout)
+		s.timer.Stop()
+		go s.serve()
+	}
+	return s, nil
+}
+
+// serve is the goroutine running the envs' calls with a step timeout. The
+// room in ret lets an abandoned call finish without a reader.
+func (s *Sync) serve() {
+	defer close(s.exited)
+	for c := range s.calls {
+		s.out = s.run(c)
+		s.ret <- struct{}{}
+	}
+}
+
+// run makes the call c, turning a panic of the env into a *PanicError.
+func (s *Sync) run(c syncCall) (o syncOut) {
+	defer func() {
+		if v := recover(); v != nil {
+			o.err = &PanicError{Env: c.id, Value: v, Stack: debug.Stack()}
+		}
+	}()
+	e := s.envs[c.id]
+	switch c.kind {
+	case cmdStep:
+		o.obs, o.r, o.term, o.trunc, o.info, o.err = e.Step(s.acts[c.id].view)
+	case cmdReset:
+		o.obs, o.info, o.err = e.Reset(c.seed)
+	case cmdRender:
+		o.frame, o.err = env.Render(e)
+	}
+	if o.err != nil {
+		o.err = envError(c.id, o.err)
+	}
+	return o
+}
+
+// call makes the call c in the calling goroutine, or, with a step timeout,
+// in the serving goroutine, waiting at most the timeout.
+func (s *Sync) call(c syncCall) syncOut {
+	s.counted(c.id, c.kind)
+	if s.calls == nil {
+		return s.run(c)
+	}
+	s.calls <- c
+	s.timer.Reset(s.cfg.StepTimeout)
+	select {
+	case <-s.ret:
+		s.timer.Stop()
+		return s.out
+	case <-s.timer.C:
+		s.stuck[c.id] = true
+		s.broken = s.timeoutError(c.id, c.kind, s.cfg.StepTimeout)
+		return syncOut{err: s.broken}
+	}
 }
 
 // checkIdle panics if an env of ids is running.
@@ -47,38 +138,14 @@ func (s *Sync) checkIdle(ids []int) {
 	}
 }
 
-// resetOne resets env id, turning a panic into a *PanicError.
-func (s *Sync) resetOne(id int, seed env.Seed) (obs any, info env.Info, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &PanicError{Env: id, Value: v, Stack: debug.Stack()}
-		}
-	}()
-	if obs, info, err = s.envs[id].Reset(seed); err != nil {
-		err = envError(id, err)
-	}
-	return obs, info, err
-}
-
-// stepOne steps env id with its loaded action, turning a panic into a
-// *PanicError.
-func (s *Sync) stepOne(id int) (obs any, r float64, term, trunc bool, info env.Info, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &PanicError{Env: id, Value: v, Stack: debug.Stack()}
-		}
-	}()
-	if obs, r, term, trunc, info, err = s.envs[id].Step(s.acts[id].view); err != nil {
-		err = envError(id, err)
-	}
-	return obs, r, term, trunc, info, err
-}
-
 // Reset resets the envs ids in order. It stops at the first env that fails
 // or when ctx is done, returning the error; envs before it have been reset.
 // It returns an error if seeds is not nil and its length differs from ids'.
 func (s *Sync) Reset(ctx context.Context, ids []int, seeds []env.Seed) (*Result, error) {
 	s.checkOpen("Reset")
+	if err := s.usable(); err != nil {
+		return nil, err
+	}
 	ids = s.ids(ids)
 	s.checkIdle(ids)
 	if seeds != nil && len(seeds) != len(ids) {
@@ -92,11 +159,11 @@ func (s *Sync) Reset(ctx context.Context, ids []int, seeds []env.Seed) (*Result,
 		if seeds != nil {
 			seed = seeds[j]
 		}
-		obs, info, err := s.resetOne(id, seed)
-		if err != nil {
-			return nil, err
+		o := s.call(syncCall{id: id, kind: cmdReset, seed: seed})
+		if o.err != nil {
+			return nil, o.err
 		}
-		if err := s.record(j, id, obs, 0, false, false, info); err != nil {
+		if err := s.record(j, id, o.obs, 0, false, false, o.info); err != nil {
 			return nil, err
 		}
 	}
@@ -109,6 +176,9 @@ func (s *Sync) Reset(ctx context.Context, ids []int, seeds []env.Seed) (*Result,
 // error; envs before it have been stepped.
 func (s *Sync) Step(ctx context.Context, ids []int, actions any) (*Result, error) {
 	s.checkOpen("Step")
+	if err := s.usable(); err != nil {
+		return nil, err
+	}
 	ids = s.ids(ids)
 	s.checkIdle(ids)
 	if err := s.load(ids, actions); err != nil {
@@ -140,11 +210,11 @@ func (s *Sync) load(ids []int, actions any) error {
 
 // stepAt steps env id and records its result in row j.
 func (s *Sync) stepAt(j, id int) error {
-	obs, r, term, trunc, info, err := s.stepOne(id)
-	if err != nil {
-		return err
+	o := s.call(syncCall{id: id, kind: cmdStep})
+	if o.err != nil {
+		return o.err
 	}
-	return s.record(j, id, obs, r, term, trunc, info)
+	return s.record(j, id, o.obs, o.r, o.term, o.trunc, o.info)
 }
 
 // Send copies the actions of the envs ids and queues them; Recv steps them.
@@ -152,6 +222,9 @@ func (s *Sync) stepAt(j, id int) error {
 // value per env, queuing nothing.
 func (s *Sync) Send(ids []int, actions any) error {
 	s.checkOpen("Send")
+	if err := s.usable(); err != nil {
+		return err
+	}
 	ids = s.ids(ids)
 	s.checkIdle(ids)
 	if err := s.load(ids, actions); err != nil {
@@ -171,6 +244,9 @@ func (s *Sync) Send(ids []int, actions any) error {
 // after it stay queued.
 func (s *Sync) Recv(ctx context.Context, waitNum int) (*Result, error) {
 	s.checkOpen("Recv")
+	if err := s.usable(); err != nil {
+		return nil, err
+	}
 	if len(s.queue) == 0 {
 		panic(fmt.Errorf("%w: Recv", ErrNotRunning))
 	}
@@ -202,14 +278,17 @@ func (s *Sync) Running() int { return len(s.queue) }
 // Render returns the frames of the envs ids.
 func (s *Sync) Render(ids []int) ([]image.Image, error) {
 	s.checkOpen("Render")
+	if err := s.usable(); err != nil {
+		return nil, err
+	}
 	ids = s.ids(ids)
 	s.checkIdle(ids)
 	for j, id := range ids {
-		f, err := env.Render(s.envs[id])
-		if err != nil {
-			return nil, envError(id, err)
+		o := s.call(syncCall{id: id, kind: cmdRender})
+		if o.err != nil {
+			return nil, o.err
 		}
-		s.frames[j] = f
+		s.frames[j] = o.frame
 	}
 	return s.frames[:len(ids)], nil
 }
@@ -217,6 +296,9 @@ func (s *Sync) Render(ids []int) ([]image.Image, error) {
 // MarshalState returns the states of every env.
 func (s *Sync) MarshalState() ([]byte, error) {
 	s.checkOpen("MarshalState")
+	if err := s.usable(); err != nil {
+		return nil, err
+	}
 	s.checkIdle(s.all)
 	return s.marshalStates()
 }
@@ -224,6 +306,9 @@ func (s *Sync) MarshalState() ([]byte, error) {
 // UnmarshalState restores states MarshalState returned, all or none.
 func (s *Sync) UnmarshalState(data []byte) error {
 	s.checkOpen("UnmarshalState")
+	if err := s.usable(); err != nil {
+		return err
+	}
 	s.checkIdle(s.all)
 	states, err := s.splitStates(data)
 	if err != nil {
@@ -233,14 +318,26 @@ func (s *Sync) UnmarshalState(data []byte) error {
 }
 
 // Close closes every env (queued ones are dropped) and returns their
-// errors, joined. Later calls return nil.
+// errors, joined. Later calls return nil. An env abandoned after the step
+// timeout is neither closed nor waited for (Close returns an error naming
+// it).
 func (s *Sync) Close() error {
 	if s.closed {
 		return nil
 	}
 	s.closed = true
+	if s.calls != nil {
+		close(s.calls)
+		if s.broken == nil {
+			<-s.exited
+		}
+	}
 	var errs []error
 	for i, e := range s.envs {
+		if s.stuck[i] {
+			errs = append(errs, fmt.Errorf("env %d: not closed: abandoned after a call ran past the step timeout", i))
+			continue
+		}
 		if err := e.Close(); err != nil {
 			errs = append(errs, envError(i, err))
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"math/rand/v2"
+	"time"
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
@@ -103,6 +104,62 @@ var (
 	ErrClosed = errors.New("vector: use after Close")
 )
 
+// Errors of the envs' results and of envs that do not return, tested with
+// errors.Is. After ErrStepTimeout the vector env is unusable: every later
+// call but Close returns the same error.
+var (
+	// ErrStepTimeout is wrapped by the error of a call in which an env's
+	// Reset, Step or Render ran longer than Config.StepTimeout.
+	ErrStepTimeout = errors.New("vector: env did not return in time")
+	// ErrNonFinite is wrapped by the error of a call in which an env
+	// returned a NaN or infinite reward or observation element, unless
+	// Config.AllowNonFinite is set.
+	ErrNonFinite = errors.New("vector: non-finite value")
+)
+
+// Config configures the vector env New makes. The zero Config is what
+// NewSync and NewAsync use: sequential, no step timeout, non-finite values
+// refused.
+type Config struct {
+	// Async runs each env in a goroutine of its own (Async) instead of one
+	// after the other in the caller's goroutine (Sync).
+	Async bool `json:"async"`
+	// StepTimeout bounds every call of an env's Reset, Step and Render;
+	// zero means no bound. An env that runs longer fails the call with an
+	// error wrapping ErrStepTimeout that names the env and its step. Go
+	// cannot stop a goroutine: the env's call is abandoned where it is,
+	// still running, the vector env is unusable from then on (every later
+	// call but Close returns the error), and Close does not close that env
+	// or wait for it. With a timeout, Sync runs its envs' calls in one
+	// goroutine of its own, so that it can stop waiting.
+	StepTimeout time.Duration `json:"step_timeout"`
+	// AllowNonFinite accepts NaN and ±Inf rewards and floating-point
+	// observation elements. By default they fail the call with an error
+	// wrapping ErrNonFinite that names the env and its step.
+	AllowNonFinite bool `json:"allow_non_finite"`
+}
+
+// Validate returns an error for a negative StepTimeout.
+func (c Config) Validate() error {
+	if c.StepTimeout < 0 {
+		return fmt.Errorf("vector: negative step_timeout %v", c.StepTimeout)
+	}
+	return nil
+}
+
+// New returns a Sync or, with cfg.Async, an Async running envs, configured
+// by cfg. It owns the envs from then on. It returns an error for an
+// invalid cfg, no env, or envs whose spaces differ.
+func New(envs []env.Env, cfg Config) (Env, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Async {
+		return newAsync(envs, cfg)
+	}
+	return newSync(envs, cfg)
+}
+
 // ErrPartialRestore is wrapped by the error of UnmarshalState in the
 // unlikely case that an env rejects its state and an env restored before it
 // then rejects the state it had: the vector env holds a mix of states.
@@ -129,6 +186,29 @@ func (e *PanicError) Unwrap() error {
 // envError names the env in err.
 func envError(id int, err error) error { return fmt.Errorf("env %d: %w", id, err) }
 
+// timeoutError is the error of env id's call of kind that ran past d.
+func (c *common) timeoutError(id int, kind commandKind, d time.Duration) error {
+	return fmt.Errorf("env %d: %s did not return within %v (the vector env is unusable from now on): %w",
+		id, c.callName(id, kind), d, ErrStepTimeout)
+}
+
+// callName names env id's call of kind for an error.
+func (c *common) callName(id int, kind commandKind) string {
+	switch kind {
+	case cmdReset:
+		return "reset"
+	case cmdRender:
+		return "render"
+	}
+	return c.stepName(id)
+}
+
+// stepName names env id's current step: its number in the episode and in
+// the env's life.
+func (c *common) stepName(id int) string {
+	return fmt.Sprintf("step %d of the episode (%d in all)", c.epStep[id], c.total[id])
+}
+
 // rows is preallocated storage for n stacked values of one space, with a
 // view of every prefix.
 type rows struct {
@@ -136,6 +216,66 @@ type rows struct {
 	bat    *batch.Batch
 	prefix []any // prefix[k] = storage[:k]
 	shape  []int // value shape, for arrays
+	floats []floatLeaf
+}
+
+// floatLeaf is a floating-point array of the storage, [n, row…], with its
+// key path ("" for an array space), for the non-finite check.
+type floatLeaf struct {
+	path string
+	f32  []float32
+	f64  []float64
+	row  int // elements per row
+}
+
+// addFloats records a if it holds floating-point values.
+func (r *rows) addFloats(path string, a *nd.Array) {
+	l := floatLeaf{path: path}
+	switch a.DType() {
+	case nd.Float32:
+		l.f32 = nd.Data[float32](a)
+	case nd.Float64:
+		l.f64 = nd.Data[float64](a)
+	default:
+		return
+	}
+	if a.Dim(0) > 0 {
+		l.row = a.Size() / a.Dim(0)
+	}
+	r.floats = append(r.floats, l)
+}
+
+// addBatchFloats records the floating-point arrays of b, recursively.
+func (r *rows) addBatchFloats(prefix string, b *batch.Batch) {
+	for key, v := range b.Items() {
+		switch x := v.(type) {
+		case *nd.Array:
+			r.addFloats(prefix+key, x)
+		case *batch.Batch:
+			r.addBatchFloats(prefix+key+batch.Sep, x)
+		}
+	}
+}
+
+// nonFinite returns the first NaN or infinite element of row i: its key
+// path, its index in the row and its value, and whether there is one.
+func (r *rows) nonFinite(i int) (string, int, float64, bool) {
+	for _, l := range r.floats {
+		if l.f32 != nil {
+			for k, v := range l.f32[i*l.row : (i+1)*l.row] {
+				if v-v != 0 { // NaN or ±Inf
+					return l.path, k, float64(v), true
+				}
+			}
+			continue
+		}
+		for k, v := range l.f64[i*l.row : (i+1)*l.row] {
+			if v-v != 0 {
+				return l.path, k, v, true
+			}
+		}
+	}
+	return "", 0, 0, false
 }
 
 // newRows allocates the storage from a sample of the space, which gives
@@ -149,11 +289,13 @@ func newRows(space env.Space, n int) (*rows, error) {
 		for k := 0; k <= n; k++ {
 			r.prefix = append(r.prefix, r.arr.Index(nd.To(k)))
 		}
+		r.addFloats("", r.arr)
 	case *batch.Batch:
 		r.bat = batch.ZerosStacked(v, n)
 		for k := 0; k <= n; k++ {
 			r.prefix = append(r.prefix, r.bat.Index(nd.To(k)))
 		}
+		r.addBatchFloats("", r.bat)
 	default:
 		return nil, fmt.Errorf("vector: %v samples a %T, not an *nd.Array or *batch.Batch", space, v)
 	}
@@ -263,13 +405,20 @@ type common struct {
 	mark     []uint64
 	gen      uint64
 	closed   bool
+
+	cfg    Config
+	epStep []int   // steps of each env since its last reset
+	total  []int64 // steps of each env since the vector env was made
+	stuck  []bool  // envs whose call ran past the timeout, abandoned
+	broken error   // the timeout error, returned by every later call
 }
 
-func newCommon(envs []env.Env) (*common, error) {
+func newCommon(envs []env.Env, cfg Config) (*common, error) {
 	if len(envs) == 0 {
 		return nil, errors.New("vector: no envs")
 	}
-	c := &common{envs: envs, obsSpace: envs[0].ObservationSpace(), actSpace: envs[0].ActionSpace()}
+	c := &common{envs: envs, obsSpace: envs[0].ObservationSpace(), actSpace: envs[0].ActionSpace(), cfg: cfg,
+		epStep: make([]int, len(envs)), total: make([]int64, len(envs)), stuck: make([]bool, len(envs))}
 	for i, e := range envs {
 		if !e.ObservationSpace().Equal(c.obsSpace) || !e.ActionSpace().Equal(c.actSpace) {
 			return nil, fmt.Errorf("vector: env %d has spaces %v and %v, env 0 %v and %v",
@@ -331,14 +480,44 @@ func (c *common) ids(ids []int) []int {
 	return ids
 }
 
-// record stores one env's result in row j.
+// counted notes the start of a call of kind by env id in the step counts.
+func (c *common) counted(id int, kind commandKind) {
+	switch kind {
+	case cmdStep:
+		c.epStep[id]++
+		c.total[id]++
+	case cmdReset:
+		c.epStep[id] = 0
+	}
+}
+
+// record stores one env's result in row j. Unless the config allows them,
+// a NaN or infinite reward or observation element is an error.
 func (c *common) record(j, id int, obs any, r float64, term, trunc bool, info env.Info) error {
 	if err := c.obs.set(j, obs); err != nil {
 		return envError(id, err)
 	}
+	if !c.cfg.AllowNonFinite {
+		if r-r != 0 {
+			return fmt.Errorf("env %d: %s: reward %v: %w", id, c.stepName(id), r, ErrNonFinite)
+		}
+		if path, k, v, bad := c.obs.nonFinite(j); bad {
+			what := "reset"
+			if c.epStep[id] > 0 {
+				what = c.stepName(id)
+			}
+			if path != "" {
+				path = " " + path
+			}
+			return fmt.Errorf("env %d: %s: observation%s element %d is %v: %w", id, what, path, k, v, ErrNonFinite)
+		}
+	}
 	c.full.IDs[j], c.full.Rewards[j], c.full.Terminated[j], c.full.Truncated[j], c.full.Infos[j] = id, r, term, trunc, info
 	return nil
 }
+
+// usable returns the error that made the vector env unusable, or nil.
+func (c *common) usable() error { return c.broken }
 
 // result returns the first k rows of the storage as the Result.
 func (c *common) result(k int) *Result {
