@@ -28,9 +28,12 @@ type Setup struct {
 	// TestEnvs are the envs of the test episodes (owned likewise).
 	// Required when Config.TestEpisodes > 0.
 	TestEnvs []env.Env
-	// Async runs each env in a goroutine of its own (vector.Async) instead
-	// of one after the other (vector.Sync, faster for cheap envs).
-	Async bool
+	// Vector configures the vector envs the trainer makes of TrainEnvs and
+	// TestEnvs: Async runs each env in a goroutine of its own instead of
+	// one after the other (faster for cheap envs), StepTimeout fails a run
+	// whose env does not return, AllowNonFinite accepts NaN and ±Inf from
+	// the envs.
+	Vector vector.Config
 	// Buffer receives the training transitions (off-policy: the replay
 	// buffer, with at least len(TrainEnvs) sub-buffers; on-policy: the
 	// collection, reset after each update, by default a buffer.Vector that
@@ -267,10 +270,7 @@ func (t *Trainer) checkCollect() error {
 }
 
 func (t *Trainer) vector(envs []env.Env) (vector.Env, error) {
-	if t.setup.Async {
-		return vector.NewAsync(envs)
-	}
-	return vector.NewSync(envs)
+	return vector.New(envs, t.setup.Vector)
 }
 
 func (t *Trainer) newTrainCollector() error {

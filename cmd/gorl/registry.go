@@ -138,14 +138,21 @@ func algorithmNames() []string { return slices.Sorted(maps.Keys(algorithms)) }
 // RunConfig is the full configuration of a run, written as config.json next
 // to its logs and read back by --config, gorl eval and --resume.
 type RunConfig struct {
-	Algo       string         `json:"algo"`
-	Env        string         `json:"env"`
-	Seed       uint64         `json:"seed"`
-	TrainEnvs  int            `json:"train_envs"`
-	TestEnvs   int            `json:"test_envs"`
-	BufferSize int            `json:"buffer_size"`
-	Async      bool           `json:"async"`
-	Trainer    trainer.Config `json:"trainer"`
+	Algo       string `json:"algo"`
+	Env        string `json:"env"`
+	Seed       uint64 `json:"seed"`
+	TrainEnvs  int    `json:"train_envs"`
+	TestEnvs   int    `json:"test_envs"`
+	BufferSize int    `json:"buffer_size"`
+	Async      bool   `json:"async"`
+	// StepTimeout bounds every env call (a Go duration such as "30s"; ""
+	// means no bound): an env that does not return fails the run with an
+	// error naming it and its step.
+	StepTimeout string `json:"step_timeout"`
+	// AllowNonFinite accepts NaN and ±Inf rewards and observations from
+	// the envs, which otherwise fail the run naming the env and step.
+	AllowNonFinite bool           `json:"allow_non_finite"`
+	Trainer        trainer.Config `json:"trainer"`
 	// Dataset is the buffer file an offline algorithm learns from.
 	Dataset   string          `json:"dataset,omitempty"`
 	Algorithm json.RawMessage `json:"algorithm"`

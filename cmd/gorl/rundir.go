@@ -127,7 +127,7 @@ func readPID(f *os.File) int {
 // Every other setting shapes what the checkpoint holds (networks,
 // optimizer, buffer, envs, random state) or how it goes on learning, and
 // stays as the run began.
-var mutableOnResume = []string{"trainer.epochs", "trainer.reward_threshold", "trainer.test_episodes", "trainer.log_interval", "async"}
+var mutableOnResume = []string{"trainer.epochs", "trainer.reward_threshold", "trainer.test_episodes", "trainer.log_interval", "async", "step_timeout", "allow_non_finite"}
 
 // change is one setting changed on resume, its old and new JSON values.
 type change struct {

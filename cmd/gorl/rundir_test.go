@@ -444,3 +444,19 @@ func TestResumeSettings(t *testing.T) {
 		t.Errorf("%s: %s (%v)", resumesFile, b, err)
 	}
 }
+
+// TestStepTimeout checks that step_timeout ends a run whose env hangs with
+// a message naming the env and its step (P14 item 4; before, the run hung
+// until killed).
+func TestStepTimeout(t *testing.T) {
+	c := startChild(t, "train", "--quiet", "--env", "test/Stuck-v0", "--logdir", t.TempDir(),
+		"--set", "algorithm.hidden=[8]", "--set", "step_timeout=200ms")
+	if code := c.exitCode(t, time.Minute); code != 2 {
+		t.Errorf("exit status %d, want 2", code)
+	}
+	msg := c.stderr.String()
+	if !strings.Contains(msg, "env 0: step 1") || !strings.Contains(msg, "did not return within 200ms") {
+		t.Errorf("the message does not name the env, its step and the timeout:\n%s", msg)
+	}
+	noPanic(t, msg)
+}

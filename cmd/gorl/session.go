@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
 	_ "github.com/gorl/gorl/env/classic" // registers the classic-control envs
+	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/trainer"
 )
 
@@ -67,6 +69,10 @@ func newSession(rc RunConfig, acfg algoConfig, data buffer.Buffer, setup trainer
 	if rc.TrainEnvs < 0 || rc.TestEnvs < 0 {
 		return nil, fmt.Errorf("train_envs %d, test_envs %d: the numbers of envs cannot be negative", rc.TrainEnvs, rc.TestEnvs)
 	}
+	timeout, err := stepTimeout(rc)
+	if err != nil {
+		return nil, err
+	}
 	alg, err := newAlgorithm(rc, acfg)
 	if err != nil {
 		return nil, err
@@ -83,7 +89,8 @@ func newSession(rc RunConfig, acfg algoConfig, data buffer.Buffer, setup trainer
 		closeEnvs(train)
 		return nil, err
 	}
-	setup.TrainEnvs, setup.TestEnvs, setup.Seed, setup.Async = train, test, rc.Seed, rc.Async
+	setup.TrainEnvs, setup.TestEnvs, setup.Seed = train, test, rc.Seed
+	setup.Vector = vector.Config{Async: rc.Async, StepTimeout: timeout, AllowNonFinite: rc.AllowNonFinite}
 	tr, err := trainer.New(alg, rc.Trainer, setup)
 	if err != nil {
 		closeEnvs(append(train, test...))
@@ -118,4 +125,16 @@ func closeEnvs(es []env.Env) {
 	for _, e := range es {
 		e.Close()
 	}
+}
+
+// stepTimeout parses rc's step_timeout: "" is no bound.
+func stepTimeout(rc RunConfig) (time.Duration, error) {
+	if rc.StepTimeout == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(rc.StepTimeout)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("step_timeout %q: want a positive duration such as \"30s\", or \"\" for none", rc.StepTimeout)
+	}
+	return d, nil
 }
