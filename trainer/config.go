@@ -9,6 +9,11 @@ import (
 // ErrConfig is wrapped by the errors of New for an invalid Config or Setup.
 var ErrConfig = errors.New("trainer: invalid configuration")
 
+// ErrNonFinite is wrapped by the error that stops a run when an update
+// returns a NaN or infinite statistic (a loss that diverged): training on
+// would only save NaN policies.
+var ErrNonFinite = errors.New("trainer: non-finite update")
+
 // Config holds the numbers of a training run, Tianshou's trainer
 // parameters. It is plain data with JSON tags, so a run can write it next to
 // its logs. A zero field means "off" or the default its comment names.

@@ -43,7 +43,9 @@ func (k *offline) epoch(ctx context.Context, t *Trainer, epoch int) error {
 			return err
 		}
 		t.st.GradSteps++
-		t.keepUpdate(stats)
+		if err := t.keepUpdate(stats); err != nil {
+			return err
+		}
 		if t.setup.Progress != nil {
 			if err := t.setup.Progress.Update(int64(done), math.NaN()); err != nil {
 				return err

@@ -64,7 +64,9 @@ func (k *offPolicy) update(ctx context.Context, t *Trainer, cs collector.Stats) 
 			return err
 		}
 		t.st.GradSteps++
-		t.keepUpdate(stats)
+		if err := t.keepUpdate(stats); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -52,7 +52,9 @@ func (k *onPolicy) update(_ context.Context, t *Trainer, _ collector.Stats) erro
 	}
 	t.buf.Reset()
 	t.st.GradSteps++
-	t.keepUpdate(stats)
+	if err := t.keepUpdate(stats); err != nil {
+		return err
+	}
 	return nil
 }
 

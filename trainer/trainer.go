@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gorl/gorl/algo"
@@ -491,10 +494,31 @@ func (t *Trainer) lastTrainMean(mean float64, n int) float64 {
 	return t.epochRet / float64(t.epochN)
 }
 
-func (t *Trainer) keepUpdate(stats map[string]float64) {
+func (t *Trainer) keepUpdate(stats map[string]float64) error {
 	for k, v := range stats {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return t.nonFinite(stats)
+		}
 		t.lastUpdate[k] = v
 	}
+	return nil
+}
+
+// nonFinite returns the error that stops a run whose update gave non-finite
+// statistics: it names the update, the statistics and the last checkpoint.
+func (t *Trainer) nonFinite(stats map[string]float64) error {
+	var bad []string
+	for _, k := range slices.Sorted(maps.Keys(stats)) {
+		if v := stats[k]; math.IsNaN(v) || math.IsInf(v, 0) {
+			bad = append(bad, fmt.Sprintf("%s %v", k, v))
+		}
+	}
+	last := "no checkpoint has been written yet"
+	if t.setup.Checkpoint != "" && t.st.Epoch > 0 {
+		last = fmt.Sprintf("the last checkpoint, %s, holds epoch %d", t.setup.Checkpoint, t.st.Epoch)
+	}
+	return fmt.Errorf("%w: update %d in epoch %d (%d env steps) gave %s; the learning diverged (a learning rate too high?); %s",
+		ErrNonFinite, t.st.GradSteps, t.st.Epoch+1, t.st.EnvSteps, strings.Join(bad, ", "), last)
 }
 
 // maybeLog logs training and update statistics every LogInterval env steps.

@@ -61,8 +61,9 @@ type counts struct {
 
 // offAlg is an OffPolicy algorithm that counts what happens to it.
 type offAlg struct {
-	pol *constPolicy
-	c   counts
+	pol   *constPolicy
+	c     counts
+	nanAt int // the update whose loss is NaN (0: none)
 }
 
 func newOff() *offAlg { return &offAlg{pol: &constPolicy{space: discrete2}} }
@@ -83,6 +84,9 @@ func (a *offAlg) Update(b *batch.Batch) (map[string]float64, error) {
 	n, _ := b.Len()
 	a.c.Rows = append(a.c.Rows, n)
 	a.c.TrainingSteps = append(a.c.TrainingSteps, a.pol.training)
+	if a.c.Updates == a.nanAt {
+		return map[string]float64{"loss": math.NaN(), "q": 1}, nil
+	}
 	return map[string]float64{"loss": float64(a.c.Updates)}, nil
 }
 func (a *offAlg) Schedule(envSteps int64) { a.c.Schedules = append(a.c.Schedules, envSteps) }
@@ -551,3 +555,30 @@ func TestFirstTestDoesNotStop(t *testing.T) {
 
 // Every logger of package logger is what a trainer logs to.
 var _ trainer.Logger = logger.Logger(nil)
+
+// TestNonFiniteUpdate checks that an update with a NaN loss stops the run
+// with an error naming the update, its epoch, the statistic and the last
+// checkpoint (before, the run trained on to the end and saved NaN policies).
+func TestNonFiniteUpdate(t *testing.T) {
+	a := newOff()
+	a.nanAt = 15 // in the second epoch: 10 updates an epoch
+	ckpt := filepath.Join(t.TempDir(), "checkpoint.gorl")
+	cfg := trainer.Config{Epochs: 3, StepPerEpoch: 20, StepPerCollect: 10, UpdatePerStep: 0.5, BatchSize: 4, TestEpisodes: 1}
+	tr, err := trainer.New(a, cfg, trainer.Setup{TrainEnvs: fakes(2, 4), TestEnvs: fakes(1, 3), Buffer: vectorBuf(t, 100, 2), Checkpoint: ckpt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	_, err = tr.Run(context.Background())
+	if !errors.Is(err, trainer.ErrNonFinite) {
+		t.Fatalf("Run = %v, want ErrNonFinite", err)
+	}
+	for _, want := range []string{"update 15 in epoch 2", "loss NaN", ckpt + ", holds epoch 1"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+	if a.c.Updates != 15 {
+		t.Errorf("%d updates, want the run to stop at the 15th", a.c.Updates)
+	}
+}
