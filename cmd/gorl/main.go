@@ -21,7 +21,7 @@ Run "gorl COMMAND -h" for a command's flags.
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := runSafe(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errUsage) {
 		fmt.Fprintln(os.Stderr, "gorl:", err)

@@ -41,6 +41,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	dataset := fs.String("dataset", "", "buffer file (written by buffer's Save) an offline algorithm (bc, bcq) learns from")
 	resume := fs.Bool("resume", false, "continue the run in --logdir from its checkpoint")
 	quiet := fs.Bool("quiet", false, "no progress line")
+	verbose := fs.Bool("verbose", false, "print the stack of an env's panic to the standard error too (it is always written to the run's "+errorLogFile+")")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -90,6 +91,9 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := validateRun(rc, acfg, data); err != nil {
+		return err
+	}
 	if *logdir == "" {
 		*logdir = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", rc.Algo, rc.Env, time.Now().Format("20060102-150405")))
 	}
@@ -132,10 +136,20 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if math.IsNaN(e.TestReturn) && e.BestEpoch == e.Epoch {
 			test = "not run (the test during training reached the stop)"
 		}
-		fmt.Fprintf(stdout, "epoch %d: test return %s, best %.1f (epoch %d); %d env steps, %d updates, %v\n",
-			e.Epoch, test, e.BestReturn, e.BestEpoch, e.EnvSteps, e.GradientSteps, e.Duration.Round(time.Millisecond))
-		if err := savePolicy(filepath.Join(*logdir, lastFile), rc, s.alg.Policy()); err != nil {
-			fmt.Fprintln(stderr, "gorl: saving the last policy:", err)
+		summary := fmt.Sprintf("test return %s, best %.1f (epoch %d)", test, e.BestReturn, e.BestEpoch)
+		if rc.Trainer.TestEpisodes == 0 {
+			summary = "no tests (trainer.test_episodes=0)"
+		}
+		fmt.Fprintf(stdout, "epoch %d: %s; %d env steps, %d updates, %v\n",
+			e.Epoch, summary, e.EnvSteps, e.GradientSteps, e.Duration.Round(time.Millisecond))
+		saved := []string{lastFile}
+		if rc.Trainer.TestEpisodes == 0 {
+			saved = append(saved, bestFile) // no tests: the best policy is the last
+		}
+		for _, f := range saved {
+			if err := savePolicy(filepath.Join(*logdir, f), rc, s.alg.Policy()); err != nil {
+				fmt.Fprintln(stderr, "gorl: saving the policy:", err)
+			}
 		}
 	}
 	if s, err = newSession(rc, acfg, data, setup); err != nil {
@@ -155,15 +169,18 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		rc.Algo, rc.Env, rc.Seed, rc.TrainEnvs, rc.TestEnvs, stopAt, tensor.BLASName(), *logdir)
 	res, err := s.tr.Run(ctx)
 	if err != nil {
-		return err
+		return withEnvStack(*logdir, err, *verbose, stderr)
 	}
 	status := "not solved"
 	if res.Solved {
 		status = "solved"
 	}
-	fmt.Fprintf(stdout, "%s: best test return %s at epoch %d; %d env steps (+%d prefill), %d updates, %d epochs in %v\n",
-		status, meanStd(res.BestReturn, res.BestStd), res.BestEpoch, res.EnvSteps, res.PrefillSteps, res.GradientSteps,
-		res.Epochs, res.Duration.Round(time.Millisecond))
+	best := fmt.Sprintf("best test return %s at epoch %d", meanStd(res.BestReturn, res.BestStd), res.BestEpoch)
+	if rc.Trainer.TestEpisodes == 0 {
+		status, best = "done", "no tests (trainer.test_episodes=0), the best policy is the last"
+	}
+	fmt.Fprintf(stdout, "%s: %s; %d env steps (+%d prefill), %d updates, %d epochs in %v\n",
+		status, best, res.EnvSteps, res.PrefillSteps, res.GradientSteps, res.Epochs, res.Duration.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "best policy: %s\n", filepath.Join(*logdir, bestFile))
 	return nil
 }
