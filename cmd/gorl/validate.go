@@ -28,6 +28,10 @@ const maxBufferSize = 1 << 40
 // run will take (see memoryEstimate). data is the dataset of an offline
 // algorithm, nil for the others. Each error names the setting at fault.
 func validateRun(rc RunConfig, acfg algoConfig, data buffer.Buffer) error {
+	obs, act, err := spaces(rc.Env)
+	if err != nil {
+		return err
+	}
 	for _, n := range []struct {
 		setting string
 		v       int
@@ -49,10 +53,6 @@ func validateRun(rc RunConfig, acfg algoConfig, data buffer.Buffer) error {
 	}
 	if tc.TestEpisodes > 0 && rc.TestEnvs == 0 {
 		return fmt.Errorf("trainer.test_episodes %d: test episodes need test_envs ≥ 1 (trainer.test_episodes=0 runs no tests)", tc.TestEpisodes)
-	}
-	obs, act, err := spaces(rc.Env)
-	if err != nil {
-		return err
 	}
 
 	// The networks first: building the algorithm allocates them.
