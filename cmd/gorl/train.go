@@ -158,7 +158,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer s.tr.Close()
 	if *resume {
 		if err := s.tr.Restore(ctx, filepath.Join(*logdir, checkpointFile)); err != nil {
-			return err
+			return explainRestore(filepath.Join(*logdir, checkpointFile), rc, err)
 		}
 	}
 	stopAt := "none"
