@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"strings"
 
 	"github.com/gorl/gorl/nn"
 )
@@ -266,7 +267,26 @@ func stateErr(part, msg string, err error) error {
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}
+		if errors.Is(err, ErrState) {
+			// A nested state (an algorithm's parts inside a checkpoint's)
+			// names the outer part without repeating ErrState's words.
+			return &nestedStateError{msg: msg, err: err}
+		}
 		return fmt.Errorf("%w: %s: %w", ErrState, msg, err)
 	}
 	return fmt.Errorf("%w: %s", ErrState, msg)
 }
+
+// nestedStateError is the error of a part whose own state is bad: it reads
+// "algo: bad saved state: outer: inner…" and wraps the inner error (and so
+// ErrState).
+type nestedStateError struct {
+	msg string
+	err error
+}
+
+func (e *nestedStateError) Error() string {
+	return ErrState.Error() + ": " + e.msg + ": " + strings.TrimPrefix(e.err.Error(), ErrState.Error()+": ")
+}
+
+func (e *nestedStateError) Unwrap() error { return e.err }

@@ -81,11 +81,17 @@ func TestExitCode(t *testing.T) {
 // (the flag, setting, name or file), and no Go panic or goroutine trace.
 // None of these command lines trains.
 func TestCommandLine(t *testing.T) {
+	// A fixed memory figure, so that the refusals of sizes that cannot fit
+	// read the same on every machine (the binary inherits it).
+	t.Setenv(memoryEnv, "16GiB")
 	tmp := t.TempDir()
 	badJSON := filepath.Join(tmp, "bad.json")
 	unknownField := filepath.Join(tmp, "unknown.json")
 	notRun := filepath.Join(tmp, "not-a-run")
-	for path, text := range map[string]string{badJSON: `{"algo": "dqn",`, unknownField: `{"trainer": {"epochz": 3}}`} {
+	// A DQN run's configuration with its algo changed to ppo.
+	mixed := filepath.Join(tmp, "mixed.json")
+	for path, text := range map[string]string{badJSON: `{"algo": "dqn",`, unknownField: `{"trainer": {"epochz": 3}}`,
+		mixed: `{"algo": "ppo", "algorithm": {"hidden": [64], "n_step": 3, "beta_anneal_steps": 0}}`} {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -99,6 +105,13 @@ func TestCommandLine(t *testing.T) {
 	// Each case gets a run directory of its own (runDir stands for it).
 	quiet := []string{"--quiet", "--logdir", runDir, "--set", "trainer.epochs=0"}
 	train := func(args ...string) []string { return append(append([]string{"train"}, quiet...), args...) }
+	// refused runs a command line that validation must refuse before
+	// anything is built; if it were not, it would train briefly (or run out
+	// of memory, which is what these cases once did).
+	refused := func(args ...string) []string {
+		return append([]string{"train", "--quiet", "--logdir", filepath.Join(tmp, "refused"),
+			"--set", "trainer.epochs=1", "--set", "trainer.step_per_epoch=100"}, args...)
+	}
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -120,15 +133,33 @@ func TestCommandLine(t *testing.T) {
 		{"train --set other algo", train("--algo", "dqn", "--set", `algo="ppo"`), 2, "", "epochs 0 < 1"},
 		{"train unknown env", train("--env", "CartPole-v9"), 2, "", `"CartPole-v9" (registered: Acrobot-v1, CartPole-v1`},
 		{"train --set without value", train("--set", "algorithm.gamma"), 2, "", `--set "algorithm.gamma": want path=value`},
-		{"train --set unknown field", train("--set", "trainer.epochz=3"), 2, "", `unknown field "epochz"`},
+		{"train --set unknown field", train("--set", "trainer.epochz=3"), 2, "", `unknown setting trainer.epochz`},
 		{"train --set unknown section", train("--set", "trainr.epochs=3"), 2, "", `--set trainr.epochs: no field "trainr"`},
 		{"train --set not an object", train("--set", "seed.x=3"), 2, "", `--set seed.x: "seed" is not an object`},
 		{"train --set wrong type", train("--set", "trainer.batch_size=many"), 2, "", "trainer.batch_size"},
-		{"train --set unknown algorithm field", train("--algo", "ppo", "--set", "algorithm.eps_clipp=0.1"), 2, "", `ppo configuration: json: unknown field "eps_clipp"`},
+		{"train --set unknown algorithm field", train("--algo", "ppo", "--set", "algorithm.eps_clipp=0.1"), 2, "", `ppo settings: unknown setting algorithm.eps_clipp`},
+		{"train --set wrong type in algorithm", train("--set", "algorithm.gamma=high"), 2, "", `algorithm.gamma: want a number, got the string "high"`},
+		{"train --set wrong type in a list", train("--set", `algorithm.hidden=[64,"x"]`), 2, "", `algorithm.hidden: want a list of integers, got [64,"x"]`},
+		{"train --set negative seed", train("--set", "seed=-1"), 2, "", "seed: want a non-negative integer, got -1"},
+		{"train --set huge count", train("--set", "train_envs=1e30"), 2, "", "train_envs: want an integer, got 1e+30"},
+		{"train config of another algorithm", train("--config", mixed), 2, "", "these are settings of dqn, but the run's algo is ppo"},
+		{"train huge buffer", refused("--set", "buffer_size=100000000000"), 2, "", "buffer_size: the run would need about 7.5 TB of memory"},
+		{"train buffer beyond 2^40", refused("--set", "buffer_size=2000000000000"), 2, "", "buffer_size 2000000000000: the buffer's capacity must be in [1, 2^40]"},
+		{"train huge network", refused("--set", "algorithm.hidden=[100000,100000]"), 2, "", "algorithm.hidden: the run would need about 200 GB of memory"},
+		{"train huge ppo network", refused("--algo", "ppo", "--set", "algorithm.net.hidden=[100000,100000]"), 2, "", "algorithm.net.hidden: the run would need about 200 GB"},
+		{"train batch larger than the buffer", refused("--set", "trainer.batch_size=100000000"), 2, "", "trainer.batch_size 100000000 is larger than buffer_size 20000"},
+		{"train huge ppo batch", refused("--algo", "ppo", "--set", "trainer.batch_size=100000000"), 2, "", "trainer.batch_size: the run would need about 164 GB"},
+		{"train a million envs", refused("--set", "train_envs=1000000"), 2, "", "train_envs 1000000: the number of envs must be in [0, 10000]"},
+		{"train online without envs", refused("--set", "train_envs=0"), 2, "", "train_envs 0: dqn is an online algorithm that collects its own data and needs train_envs ≥ 1"},
+		{"train tests without test envs", refused("--set", "test_envs=0"), 2, "", "trainer.test_episodes 100: test episodes need test_envs ≥ 1"},
+		{"train two collection sizes", refused("--set", "trainer.episode_per_collect=3"), 2, "", "trainer.step_per_collect 10, trainer.episode_per_collect 3: set exactly one"},
+		{"train zero batch", refused("--set", "trainer.batch_size=0"), 2, "", "trainer.batch_size 0: dqn samples batches of at least 1"},
+		{"train bad algorithm value", refused("--set", "algorithm.gamma=2"), 2, "", "dqn settings: "},
 		{"train negative envs", append(train("--set", "train_envs=-1"), "--set", "trainer.epochs=1"), 2, "", "train_envs -1"},
+		{"train bad step timeout", train("--set", "step_timeout=soon"), 2, "", `step_timeout "soon": want a positive duration`},
 		{"train missing config", train("--config", filepath.Join(tmp, "nope.json")), 2, "", "nope.json: no such file"},
 		{"train bad config", train("--config", badJSON), 2, "", "bad.json"},
-		{"train config unknown field", train("--config", unknownField), 2, "", `unknown field "epochz"`},
+		{"train config unknown field", train("--config", unknownField), 2, "", `unknown setting trainer.epochz`},
 		{"train resume without logdir", []string{"train", "--resume"}, 2, "", "--resume needs --logdir"},
 		{"train resume of no run", []string{"train", "--resume", "--logdir", notRun}, 2, "", filepath.Join(notRun, configFile)},
 

@@ -30,10 +30,30 @@
 // stopped, its checkpoint and the command that continues it, and exits with
 // status 130. A second signal exits at once.
 //
+// Before it writes anything or builds an env, train checks the whole
+// configuration: the numbers of envs (at most 10,000 each; an online
+// algorithm needs train_envs ≥ 1), the trainer's settings for the loop the
+// algorithm runs (a batch no larger than the buffer or dataset; with
+// trainer.test_episodes=0 no tests run and the best policy is the last),
+// the algorithm's settings, and an estimate of the memory the run takes
+// (buffer columns from the env's spaces, networks with gradients and
+// optimizer state, batches, envs) against the memory available:
+// MemAvailable in /proc/meminfo, or the room under the cgroup's
+// memory.max where that is less. The environment variable GORL_MEMORY
+// overrides that figure (GORL_MEMORY=64GiB) or turns the check off
+// (GORL_MEMORY=off). Each refusal names the setting at fault.
+//
+// When an env panics, the run fails with a one-line error and the panic's
+// stack is appended to DIR/error.log (and printed with train --verbose). A
+// panic in gorl itself ends the command with a one-line "internal error"
+// and its stack in a gorl-panic-*.log file of the temporary directory
+// (printed too with --verbose).
+//
 // eval loads a policy file (or DIR/best.gorl), rebuilds the algorithm from
 // the configuration stored in it, runs episodes and prints their mean and
 // standard deviation; --gif writes an animated GIF of one more episode from
-// the env's rendered frames. list prints the envs and algorithms. bench runs
+// the env's rendered frames. It refuses a policy whose weights are not
+// finite, naming the parameter. list prints the envs and algorithms. bench runs
 // the learning and speed comparisons; gorl bench -h lists them.
 //
 // # Extending

@@ -41,6 +41,9 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if err := checkFinite(path, pol.Params()); err != nil {
+		return err
+	}
 	pol.SetTrainingStep(false)
 	if *episodes < 1 || *envs < 1 || *gifEvery < 1 {
 		return fmt.Errorf("eval: --episodes, --envs and --gif-every must be positive")

@@ -20,7 +20,7 @@ Run "gorl COMMAND -h" for a command's flags.
 
 func main() {
 	ctx, stop := interruptible(context.Background(), os.Stderr)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := runSafe(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	switch {
 	case err == nil:

@@ -203,6 +203,10 @@ func resolve(algoName, envID string, file []byte, sets []string) (RunConfig, alg
 	if err != nil {
 		return RunConfig{}, nil, err
 	}
+	known, err := json.Marshal(doc)
+	if err != nil {
+		return RunConfig{}, nil, err
+	}
 	if file != nil {
 		var over map[string]any
 		if err := json.Unmarshal(file, &over); err != nil {
@@ -232,10 +236,10 @@ func resolve(algoName, envID string, file []byte, sets []string) (RunConfig, alg
 	}
 	rc = RunConfig{}
 	if err := strictDecode(b, &rc); err != nil {
-		return RunConfig{}, nil, fmt.Errorf("run configuration: %w", err)
+		return RunConfig{}, nil, settingError("", b, known, err)
 	}
 	if err := acfg.decode(rc.Algorithm); err != nil {
-		return RunConfig{}, nil, fmt.Errorf("%s configuration: %w", algoName, err)
+		return RunConfig{}, nil, algorithmError(algoName, envID, rc.Algorithm, raw, err)
 	}
 	if rc.Algorithm, err = json.Marshal(acfg); err != nil {
 		return RunConfig{}, nil, err
@@ -251,7 +255,8 @@ func configOf(rc RunConfig) (algoConfig, error) {
 	}
 	acfg, _ := a.defaults(rc.Env)
 	if err := acfg.decode(rc.Algorithm); err != nil {
-		return nil, fmt.Errorf("%s configuration: %w", rc.Algo, err)
+		known, _ := json.Marshal(acfg)
+		return nil, algorithmError(rc.Algo, rc.Env, rc.Algorithm, known, err)
 	}
 	return acfg, nil
 }

@@ -325,7 +325,7 @@ func resumeRun(ctx context.Context, s *session, dir, current string, changes map
 	switch {
 	case err == nil:
 		if err := s.tr.Restore(ctx, path); err != nil {
-			return ckpt, err
+			return ckpt, explainRestore(path, s.rc, err)
 		}
 		ckpt.ok = true
 		ckpt.epoch, ckpt.envSteps, ckpt.gradSteps = s.tr.Progress()

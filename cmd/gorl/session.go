@@ -84,7 +84,11 @@ func newSession(rc RunConfig, acfg algoConfig, data buffer.Buffer, setup trainer
 	if err != nil {
 		return nil, err
 	}
-	test, err := makeEnvs(rc.Env, rc.TestEnvs)
+	nTest := rc.TestEnvs
+	if rc.Trainer.TestEpisodes == 0 {
+		nTest = 0 // no tests: the trainer runs none without test envs
+	}
+	test, err := makeEnvs(rc.Env, nTest)
 	if err != nil {
 		closeEnvs(train)
 		return nil, err
@@ -116,7 +120,7 @@ func trainBuffer(rc RunConfig, acfg algoConfig, alg algo.Algorithm, data buffer.
 		b, err = buffer.NewVector(buffer.Config{Size: rc.BufferSize}, n)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("buffer: %w", err)
+		return nil, fmt.Errorf("buffer_size %d: %w", rc.BufferSize, err) // err says "buffer: …"
 	}
 	return b, nil
 }

@@ -42,6 +42,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	resume := fs.Bool("resume", false, "continue the run in --logdir from its checkpoint")
 	overwrite := fs.Bool("overwrite", false, "replace the run already in --logdir (its config, logs, checkpoint and policies) with a new one")
 	quiet := fs.Bool("quiet", false, "no progress line")
+	verbose := fs.Bool("verbose", false, "print the stack of an env's panic to the standard error too (it is always written to the run's "+errorLogFile+")")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -102,6 +103,9 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	data, err := loadDataset(rc, acfg)
 	if err != nil {
+		return err
+	}
+	if err := validateRun(rc, acfg, data); err != nil {
 		return err
 	}
 	var changes map[string]change
@@ -168,10 +172,20 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if math.IsNaN(e.TestReturn) && e.BestEpoch == e.Epoch {
 			test = "not run (the test during training reached the stop)"
 		}
-		fmt.Fprintf(stdout, "epoch %d: test return %s, best %.1f (epoch %d); %d env steps, %d updates, %v\n",
-			e.Epoch, test, e.BestReturn, e.BestEpoch, e.EnvSteps, e.GradientSteps, e.Duration.Round(time.Millisecond))
-		if err := savePolicy(filepath.Join(*logdir, lastFile), rc, s.alg.Policy()); err != nil {
-			fmt.Fprintln(stderr, "gorl: saving the last policy:", err)
+		summary := fmt.Sprintf("test return %s, best %.1f (epoch %d)", test, e.BestReturn, e.BestEpoch)
+		if rc.Trainer.TestEpisodes == 0 {
+			summary = "no tests (trainer.test_episodes=0)"
+		}
+		fmt.Fprintf(stdout, "epoch %d: %s; %d env steps, %d updates, %v\n",
+			e.Epoch, summary, e.EnvSteps, e.GradientSteps, e.Duration.Round(time.Millisecond))
+		saved := []string{lastFile}
+		if rc.Trainer.TestEpisodes == 0 {
+			saved = append(saved, bestFile) // no tests: the best policy is the last
+		}
+		for _, f := range saved {
+			if err := savePolicy(filepath.Join(*logdir, f), rc, s.alg.Policy()); err != nil {
+				fmt.Fprintln(stderr, "gorl: saving the policy:", err)
+			}
 		}
 	}
 	if s, err = newSession(rc, acfg, data, setup); err != nil {
@@ -200,15 +214,18 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			reportInterrupt(stderr, *logdir, res.Epochs+1, res.EnvSteps, res.GradientSteps, ckpt)
 			return errInterrupted
 		}
-		return err
+		return withEnvStack(*logdir, err, *verbose, stderr)
 	}
 	status := "not solved"
 	if res.Solved {
 		status = "solved"
 	}
-	fmt.Fprintf(stdout, "%s: best test return %s at epoch %d; %d env steps (+%d prefill), %d updates, %d epochs in %v\n",
-		status, meanStd(res.BestReturn, res.BestStd), res.BestEpoch, res.EnvSteps, res.PrefillSteps, res.GradientSteps,
-		res.Epochs, res.Duration.Round(time.Millisecond))
+	best := fmt.Sprintf("best test return %s at epoch %d", meanStd(res.BestReturn, res.BestStd), res.BestEpoch)
+	if rc.Trainer.TestEpisodes == 0 {
+		status, best = "done", "no tests (trainer.test_episodes=0), the best policy is the last"
+	}
+	fmt.Fprintf(stdout, "%s: %s; %d env steps (+%d prefill), %d updates, %d epochs in %v\n",
+		status, best, res.EnvSteps, res.PrefillSteps, res.GradientSteps, res.Epochs, res.Duration.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "best policy: %s\n", filepath.Join(*logdir, bestFile))
 	return nil
 }
