@@ -241,7 +241,12 @@ func New(alg algo.Algorithm, cfg Config, s Setup) (*Trainer, error) {
 			return nil, err
 		}
 	}
-	if len(s.TestEnvs) > 0 {
+	if cfg.TestEpisodes == 0 {
+		// No tests: the test envs, owned from here on, are not needed.
+		for _, e := range s.TestEnvs {
+			e.Close()
+		}
+	} else {
 		if t.testVec, err = t.vector(s.TestEnvs); err != nil {
 			t.Close()
 			return nil, err

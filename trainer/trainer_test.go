@@ -582,3 +582,23 @@ func TestNonFiniteUpdate(t *testing.T) {
 		t.Errorf("%d updates, want the run to stop at the 15th", a.c.Updates)
 	}
 }
+
+// TestNoTests checks that TestEpisodes 0 runs no tests even when test envs
+// are given (before, New built a test collector that failed at the first
+// test with an invalid request).
+func TestNoTests(t *testing.T) {
+	a := newOff()
+	cfg := trainer.Config{Epochs: 2, StepPerEpoch: 20, StepPerCollect: 10, UpdatePerStep: 0.5, BatchSize: 4}
+	tr, err := trainer.New(a, cfg, trainer.Setup{TrainEnvs: fakes(2, 4), TestEnvs: fakes(1, 3), Buffer: vectorBuf(t, 100, 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	res, err := tr.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Tests != 0 || res.Epochs != 2 {
+		t.Errorf("result %+v, want 2 epochs and no test", res)
+	}
+}
