@@ -202,8 +202,8 @@
 //     0); it is consistent with "nil is ignored" and "no array gives 0".
 //   - Cat requires the same keys at every level (Tianshou's newer Batch),
 //     but a key reserved in some batches and holding arrays in others is
-//     padded with zeros over those batches' lengths: a reserved key promises a value of
-//     any shape, and Tianshou pads it so. Stack pads missing keys, as
+//     padded with zeros over those batches' lengths: a reserved key
+//     promises a value of any shape, and Tianshou pads it so. Stack pads missing keys, as
 //     Tianshou does, with zeros of the promoted dtype of the present values
 //     (Tianshou uses the first value's dtype and then casts unsafely).
 //   - nil is None: ignored by Len, kept by Index, Take, Cat (nil in all
