@@ -73,9 +73,9 @@
 //
 //   - GAE's backward recurrence is a chain of dependent multiply-adds. The
 //     kernel takes four steps at a time, Âₜ₋₃ = P + Q·Âₜ₊₁ with P and Q
-//     computed off the chain: over 100,000 transitions that took the CPU time
-//     from 270–290 µs to 190–210 µs on this machine kind (Tianshou: 1,645
-//     µs). Results equal the step-by-step recurrence to float64 rounding
+//     computed off the chain, which leaves one multiply-add on it per four
+//     steps and cut the kernel's time by about a third (BenchmarkGAE;
+//     BENCHMARKS.md compares it with Tianshou). Results equal the step-by-step recurrence to float64 rounding
 //     (checked against Tianshou's numpy formulation).
 //   - The episode-end flags of Episodic come from the buffer's Next, not only
 //     from done and the unfinished index as in Tianshou: a list of indices
@@ -84,8 +84,8 @@
 //   - NStep walks forward from each index (one NextTo per step of the
 //     window, stopping early when no window moves) and keeps the discounted
 //     sum and γᵐ per window, instead of stacking n index rows and walking
-//     back as Tianshou does: the same result, two small slices of scratch,
-//     1.3–1.5 µs of CPU time for 64 indices and n = 3 (Tianshou: 61 µs).
+//     back as Tianshou does: the same result with two small slices of
+//     scratch, and no index matrix to build (BenchmarkNStep).
 //   - The Q-learning algorithms share their n-step preprocessing, action
 //     reading and target update here rather than each keeping a copy: the
 //     algorithm passes its target computation to QReturns as a function,
