@@ -75,8 +75,9 @@
 //     kernel takes four steps at a time, Âₜ₋₃ = P + Q·Âₜ₊₁ with P and Q
 //     computed off the chain, which leaves one multiply-add on it per four
 //     steps and cut the kernel's time by about a third (BenchmarkGAE;
-//     BENCHMARKS.md compares it with Tianshou). Results equal the step-by-step recurrence to float64 rounding
-//     (checked against Tianshou's numpy formulation).
+//     BENCHMARKS.md compares it with Tianshou). Results equal the
+//     step-by-step recurrence to float64 rounding (checked against Tianshou's
+//     numpy formulation).
 //   - The episode-end flags of Episodic come from the buffer's Next, not only
 //     from done and the unfinished index as in Tianshou: a list of indices
 //     that skips a step then breaks the stretch there instead of chaining two

@@ -180,7 +180,8 @@
 //   - New keeps one allocation per Batch it makes: building the Batches of
 //     map values from shared slabs (halving the allocations for the nested
 //     benchmark batch) and sorting map entries on the stack measured no
-//     faster, so the simple code stays. Most of New's time on map values is Go's map iteration.
+//     faster, so the simple code stays. Most of New's time on map values is
+//     Go's map iteration.
 //   - Errors name key paths built on the way back up from the failing leaf,
 //     not on the way down: building "obs.camera" while descending cost one
 //     allocation per key visited (New from key, value pairs made 10
@@ -200,10 +201,10 @@
 //   - Len ignores a nested Batch that holds no array (Tianshou counts it as
 //     length 0, which makes Batch(a=[1, 2, 3], b=Batch(x=None)) of length
 //     0); it is consistent with "nil is ignored" and "no array gives 0".
-//   - Cat requires the same keys at every level (Tianshou's newer Batch),
-//     but a key reserved in some batches and holding arrays in others is
-//     padded with zeros over those batches' lengths: a reserved key
-//     promises a value of any shape, and Tianshou pads it so. Stack pads missing keys, as
+//   - Cat requires the same keys at every level (Tianshou's newer Batch), but
+//     a key reserved in some batches and holding arrays in others is padded
+//     with zeros over those batches' lengths: a reserved key promises a value
+//     of any shape, and Tianshou pads it so. Stack pads missing keys, as
 //     Tianshou does, with zeros of the promoted dtype of the present values
 //     (Tianshou uses the first value's dtype and then casts unsafely).
 //   - nil is None: ignored by Len, kept by Index, Take, Cat (nil in all

@@ -54,10 +54,9 @@
 //     sub-buffer. Update does not end the destination's episode, so its
 //     newest step and the first copied one are neighbours (the seam
 //     Tianshou's buffer tutorial prints).
-//   - A Step reports EpisodeReturn and EpisodeLen only on the step that
-//     ends an episode (0 otherwise, as Tianshou's tutorial prints);
-//     EpisodeStart is
-//     reported on every step, as Tianshou does.
+//   - A Step reports EpisodeReturn and EpisodeLen only on the step that ends
+//     an episode (0 otherwise, as Tianshou's tutorial prints); EpisodeStart
+//     is reported on every step, as Tianshou does.
 //   - EndEpisode marks the newest transition of a sub-buffer truncated
 //     unless it is done, so an abandoned episode ends where it was left
 //     (Prev, Next and returns stop there) and the next Add starts a new
@@ -170,12 +169,12 @@
 //     than the copying. Sampling into a reused Batch (SampleTo) is the fast
 //     form.
 //   - Rewards are stored as float64, as Tianshou stores them (its
-//     astype(float)), and must be one number per transition: episode
-//     returns and the return kernels read them as a []float64.
-//     Terminated and truncated may be given as numbers (Tianshou's tutorial
-//     adds terminated=0) and are stored as value ≠ 0; other values follow nd's
-//     "same_kind" rule, so a float action into an integer column is an
-//     error rather than numpy's silent truncation.
+//     astype(float)), and must be one number per transition: episode returns
+//     and the return kernels read them as a []float64. Terminated and
+//     truncated may be given as numbers (Tianshou's tutorial adds
+//     terminated=0) and are stored as value ≠ 0; other values follow nd's
+//     "same_kind" rule, so a float action into an integer column is an error
+//     rather than numpy's silent truncation.
 //   - Randomness is an argument of each sampling call rather than state of
 //     the buffer: a buffer can be saved and loaded without a generator's
 //     state, and several samplers can share one buffer with their own
@@ -190,18 +189,17 @@
 //     ever seen: the latter mixes α into the ratio and never forgets an
 //     overwritten priority. New transitions enter with the largest
 //     priority given so far (1 at first), as in Tianshou.
-//   - Priorities pᵅ and weights are exp(y·ln x) (exactly for y = ±1 and
-//     ±½) with the package's own exp and log: a 128-entry table and a
-//     polynomial of degree 5 or 6 on a reduced argument below 1/256, within
-//     2 units in the last place (log: 2e-16 in absolute value, which is
-//     what exp(y·ln x) needs), with math.Exp and math.Log beyond the normal
-//     range. Each is faster than math.Exp or math.Log alone, and 64
-//     priorities cost about a third of what math.Pow takes
-//     (BenchmarkPow64). Weights are
-//     computed from the tree's leaves alone, exp(−β·(ln leafᵢ − ln min)), so
-//     that a loaded buffer weighs samples with the same bits as the saved
-//     one; keeping ln leafᵢ per slot to save the log was not measurably
-//     faster and would not have survived Save and Load bit for bit.
+//   - Priorities pᵅ and weights are exp(y·ln x) (exactly for y = ±1 and ±½)
+//     with the package's own exp and log: a 128-entry table and a polynomial
+//     of degree 5 or 6 on a reduced argument below 1/256, within 2 units in
+//     the last place (log: 2e-16 in absolute value, which is what exp(y·ln x)
+//     needs), with math.Exp and math.Log beyond the normal range. Each is
+//     faster than math.Exp or math.Log alone, and 64 priorities cost about a
+//     third of what math.Pow takes (BenchmarkPow64). Weights are computed
+//     from the tree's leaves alone, exp(−β·(ln leafᵢ − ln min)), so that a
+//     loaded buffer weighs samples with the same bits as the saved one;
+//     keeping ln leafᵢ per slot to save the log was not measurably faster and
+//     would not have survived Save and Load bit for bit.
 //   - Prioritized Sample(64) into a reused Batch followed by UpdateWeight
 //     stays short of the 20× over the Python reference asked (BENCHMARKS.md).
 //     Before the changes above and the sum tree's (see internal/sumtree)

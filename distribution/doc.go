@@ -32,9 +32,8 @@
 // Tianshou's Batch: a Batch holding one indexes it with its arrays
 // (batch[0:2] keeps the first two rows of the parameters, batch[1] a scalar
 // distribution), Stack and Cat of Batches stack and concatenate the
-// parameters, and batch.ToAtLeast2D gives a
-// distribution without batch axis one of length 1 (Stack of itself alone,
-// Tianshou's dist_to_atleast_2d).
+// parameters, and batch.ToAtLeast2D gives a distribution without batch axis
+// one of length 1 (Stack of itself alone, Tianshou's dist_to_atleast_2d).
 //
 // # Invariants
 //

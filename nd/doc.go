@@ -68,8 +68,8 @@
 //   - Storage is an unsafe.Pointer to the first element of a typed Go slice
 //     ([]float32, []any, …) plus its length, not an `any` holding the slice:
 //     boxing the slice header would cost a third allocation per new array.
-//     The pointer keeps the
-//     typed allocation alive and scanned, so Object arrays are GC-safe.
+//     The pointer keeps the typed allocation alive and scanned, so Object
+//     arrays are GC-safe.
 //   - Data movement (copy, Take, fancy indexing, Stack) dispatches once per
 //     call on the element size (1, 2, 4, 8 bytes, or `any`), so twelve
 //     dtypes share five kernels; arithmetic and conversions are generic
@@ -96,23 +96,22 @@
 //     of image transitions came close to joining the same bytes into new
 //     memory, which stays slower than copying into reused memory because
 //     new memory is not in the caches (figures in docs/design.md).
-//   - Block exists because an allocating operation's cost here is mostly
-//     the allocation, in proportion to its bytes: allocating the 4.5 KB
-//     that indexing the flat benchmark Batch with 64 rows returns costs
-//     most of the operation by itself (Go zeroes new memory, which is not in the
+//   - Block exists because an allocating operation's cost here is mostly the
+//     allocation, in proportion to its bytes: allocating the 4.5 KB that
+//     indexing the flat benchmark Batch with 64 rows returns costs most of
+//     the operation by itself (Go zeroes new memory, which is not in the
 //     caches, and the garbage collector, busy when a benchmark allocates
-//     continuously, charges allocations with marking work and pointer
-//     writes with barriers). So a Block cuts allocations (BenchmarkBlock:
-//     seven views in two allocations instead of seven, seven gathers in
-//     three instead of fourteen) rather than adding a
-//     pool: results escape to the caller, whose lifetime nd cannot know.
-//     Shapes and strides come from their own slab of ints: carved from the
-//     element words instead they made the flat gather's buffer cross a
-//     size class and the Batch index slower; headers with the shape inline
-//     in one slab made views faster and gathers slower by as much. Elements of 32 KiB
-//     or more are not put in the shared slab, so keeping a small array of
-//     a result alive does not keep a large buffer allocated through the
-//     slab (though its header still does).
+//     continuously, charges allocations with marking work and pointer writes
+//     with barriers). So a Block cuts allocations (BenchmarkBlock: seven
+//     views in two allocations instead of seven, seven gathers in three
+//     instead of fourteen) rather than adding a pool: results escape to the
+//     caller, whose lifetime nd cannot know. Shapes and strides come from
+//     their own slab of ints: carved from the element words instead they made
+//     the flat gather's buffer cross a size class and the Batch index slower;
+//     headers with the shape inline in one slab made views faster and gathers
+//     slower by as much. Elements of 32 KiB or more are not put in the shared
+//     slab, so keeping a small array of a result alive does not keep a large
+//     buffer allocated through the slab (though its header still does).
 //   - A Block checks the rows of a gather once for all arrays of the same
 //     length (the rows must not change while it is in use), which made
 //     indexing the flat Batch faster.

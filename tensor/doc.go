@@ -138,12 +138,12 @@
 //     kernel nearly halved BenchmarkElementwise/ReLU and sped up acting with
 //     the 4→128→128→2 MLP, where ReLU had taken a fifth of the time.
 //   - Conv2d is im2col + GEMM with the unrolled input as [N·OH·OW, C·KH·KW].
-//     An earlier [C·KH·KW, N·OH·OW] layout filled by strided rows took
-//     longer to unroll (rows of 7–20 elements), and its GEMM shapes ran
-//     slower in OpenBLAS for the Nature CNN's first layer. Computing the
-//     product transposed, [OC, N·OH·OW], was slower in OpenBLAS, and so
-//     were per-sample products writing NCHW directly. The unrolled input is kept for the filter gradient (about
-//     13 MB for the Nature CNN at batch 32).
+//     An earlier [C·KH·KW, N·OH·OW] layout filled by strided rows took longer
+//     to unroll (rows of 7–20 elements), and its GEMM shapes ran slower in
+//     OpenBLAS for the Nature CNN's first layer. Computing the product
+//     transposed, [OC, N·OH·OW], was slower in OpenBLAS, and so were
+//     per-sample products writing NCHW directly. The unrolled input is kept
+//     for the filter gradient (about 13 MB for the Nature CNN at batch 32).
 //   - Unrolling copies each patch as runs of KW contiguous values, one per
 //     channel and filter row, with the copies for the widths 3, 4 and 8
 //     written out element by element. Gathering element by element through a

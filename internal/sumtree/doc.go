@@ -88,14 +88,13 @@
 // reloads every level instead of carrying the sum in a register.
 //
 // A node's sum and minimum sit side by side rather than in two arrays. A
-// search reads only sums, and the pairs halve their density: single
-// searches of a cold tree take longer (float32 ones most), batches of 64 do
-// not (they stayed faster than before all of these changes). But an update
-// of leaves just drawn,
-// the replay buffer's pattern, finds the minima in the cache lines the
-// search brought in: with two arrays the minima's climb took a fifth of the
-// buffer's sample-and-update benchmark, missing the cache at every level.
-// The package's users search in batches.
+// search reads only sums, and the pairs halve their density: single searches
+// of a cold tree take longer (float32 ones most), batches of 64 do not (they
+// stayed faster than before all of these changes). But an update of leaves
+// just drawn, the replay buffer's pattern, finds the minima in the cache
+// lines the search brought in: with two arrays the minima's climb took a
+// fifth of the buffer's sample-and-update benchmark, missing the cache at
+// every level. The package's users search in batches.
 //
 // Wider trees were tried and dropped. An 8-ary tree with the children's
 // running sums stored per group (one cache line) and a three-step
