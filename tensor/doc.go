@@ -103,8 +103,13 @@
 // libopenblas0) at run time through purego, without cgo, and falls back to
 // gonum's pure-Go implementation when the library is missing or
 // GORL_BLAS=gonum is set; BLASName tells which one runs and BLASLoadError why
-// OpenBLAS is not used. OpenBLAS runs on one thread unless
-// OPENBLAS_NUM_THREADS is set. Building with the tag gorl_noopenblas leaves
+// OpenBLAS is not used. OpenBLAS runs on one thread; to choose another
+// count, set OPENBLAS_NUM_THREADS in the environment before the program
+// starts (OpenBLAS's own variable, read once when the library is loaded),
+// for example OPENBLAS_NUM_THREADS=4. The package never changes the process
+// environment: variables it needs while loading OpenBLAS (one thread, the
+// core type for the CPU) are restored right after the load. Building with
+// the tag gorl_noopenblas leaves
 // the loader (and purego, which makes binaries link the C library
 // dynamically) out.
 //
