@@ -68,7 +68,7 @@ func GAETo(adv []float32, rew []float64, v, vNext []float32, terminated, end []b
 	// Âₜ = δₜ + cₜ·Âₜ₊₁ with cₜ = γλ(1 − endₜ) is a chain of dependent
 	// multiply-adds. Four steps at a time, Âₜ₋₃ = P + Q·Âₜ₊₁ with P and Q
 	// computed off the chain, which leaves one multiply-add on it per four
-	// steps.
+	// steps (see the package's Decisions).
 	g := 0.0
 	t := n - 1
 	for ; t >= 3; t -= 4 {

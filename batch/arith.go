@@ -247,11 +247,11 @@ func arith(o op, x *Batch, y any) (*Batch, error) {
 }
 
 // Mean returns a new Batch holding nd.Mean of every array of b: over the
-// whole array with no axis (seed 000's np.mean(batch)), along one axis
-// otherwise (seed 003's mean over axis 0). nil values and reserved keys are
-// kept. It returns an error wrapping ErrType, naming the key, for a string,
-// other scalar or custom leaf, or an array nd cannot reduce (with nd's
-// error).
+// whole array with no axis (np.mean(batch) in Tianshou's Batch tutorial),
+// along one axis otherwise (the older tutorial's mean over axis 0). nil
+// values and reserved keys are kept. It returns an error wrapping ErrType,
+// naming the key, for a string, other scalar or custom leaf, or an array nd
+// cannot reduce (with nd's error).
 func Mean(b *Batch, axis ...int) (*Batch, error) { return reduce(b, nd.Mean, "mean", axis) }
 
 // Sum returns nd.Sum of every array of b; see Mean.

@@ -12,7 +12,7 @@ import (
 //     under the same key path with nd's SetIndex (broadcasting, "same_kind"
 //     casting, Go values checked by value), and every key of b that v lacks
 //     is reset at idx (0, false, or nil for Object arrays; nested Batches
-//     recursively), as seed 001 §6.3's batch[0] = Batch.empty(batch[0]) needs;
+//     recursively), as Tianshou's batch[0] = Batch.empty(batch[0]) needs;
 //   - or a scalar (a Go number or bool, a string, nil), assigned to every
 //     array of b.
 //

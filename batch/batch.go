@@ -388,7 +388,7 @@ func (b *Batch) length() (n int, found bool, err error) {
 	return n, found, nil
 }
 
-// Shape returns the shape of b as seed 000 defines it: the shape of its
+// Shape returns the shape of b as Tianshou's Batch defines it: the shape of its
 // only value, or the per-axis minimum over all values (arrays, nested
 // Batches' shapes, custom leaves' batch shapes) truncated to the fewest
 // axes. Anything without a shape (a scalar, nil, a reserved key) counts as

@@ -12,7 +12,7 @@ import (
 
 // New returns a Batch built from alternating key, value arguments, in that
 // order: batch.New("a", 4, "b", []int{5, 5}, "c", "hello"). Values are
-// converted as seed 001 §3.2 describes:
+// converted as Tianshou's Batch converts them:
 //
 //   - a Go number or bool becomes a 0-d array (int → int64, float64 →
 //     float64, sized types keep their dtype; named types count as their

@@ -1,6 +1,6 @@
 // Package batch provides Batch, the hierarchical named-tensor tree of gorl:
-// Tianshou's Batch in Go, with every behaviour of the Batch tutorials
-// (seeds 000 and 001; where they disagree, 001).
+// Tianshou's Batch in Go, with every behaviour of Tianshou's Batch
+// tutorials (where the older and the newer disagree, the newer).
 //
 // # Overview
 //
@@ -35,7 +35,7 @@
 //
 // # Typed views
 //
-// The Go form of Tianshou's BatchProtocol hierarchy (seed 001 §4) is a set
+// The Go form of Tianshou's BatchProtocol hierarchy is a set
 // of view types over a *Batch, each made by an As function that checks the
 // keys once and returns an error naming every missing key:
 //
@@ -81,13 +81,13 @@
 // # Aliasing
 //
 // New, Set and Update store arrays, Batches and custom leaves by reference:
-// writes through the caller's array change the Batch (seed 001 §8); Go
+// writes through the caller's array change the Batch (as in Tianshou); Go
 // slices are converted, so copied. NewCopy and Clone copy every array.
 // Index with basic indices (integers, ranges) returns VIEWS of arrays:
 // writes through them change the original; with fancy indices (Ints,
 // masks) the arrays are copies. A custom leaf is indexed by its own Index,
 // which may copy (a tensor does unless the selection is contiguous). So
-// seed 002's data[:, 1] += 6 is written as Python runs it, read, modify,
+// Tianshou's data[:, 1] += 6 is written as Python runs it, read, modify,
 // write back: sub := data.Index(idx...); sub.Add(6); data.SetIndex(sub,
 // idx...), which changes arrays and ArrayLeaf values alike;
 // data.Index(idx...).Add(6) changes only what Index made views of. Rows
@@ -152,10 +152,9 @@
 //
 //   - Keys are looked up by a linear scan over a slice that also keeps the
 //     insertion order, with a position hint where two trees are walked
-//     together (TakeTo, Equal, Stack): RL batches hold fewer than ~16 keys.
-//     Measured on this machine kind, 8 lookups among 8 keys take 180–250
-//     ns by scan and 240–430 ns with a map[string]int; a map would also
-//     need a second structure for the order.
+//     together (TakeTo, Equal, Stack): RL batches hold fewer than ~16 keys,
+//     and among so few a scan is faster than a map[string]int, which would
+//     also need a second structure for the order.
 //   - A small Batch is allocated with its entries in one allocation
 //     (newBatch): slicing the flat benchmark batch went from 12 to 10
 //     allocations per call and indexing it with ints from 19 to 17; the
@@ -164,20 +163,14 @@
 //     source: count its nodes, entries and arrays, then make them from one
 //     allocation of nodes, one of entries (a single node: one for both)
 //     and one nd.Block for the arrays (headers, shapes, small buffers).
-//     Allocations per call on the benchmark data, and cpu-ns/op (-cpu 1,
-//     minimum of 5 runs, old and new alternating, machine loaded): Index
-//     with 64 ints, flat 17 → 5, 2,402 → 1,832 ns, nested 23 → 7, 303 →
-//     244 µs; Take flat 16 → 5, 2,256 → 1,785 ns; Slice [:32] flat 10 → 4,
-//     nested 14 → 4 (time unchanged within noise: ~770 and ~1,050 ns);
-//     Split of 1,024 rows into 32 shuffled pieces, flat 340 → 13, 58.8 →
-//     43.9 µs, nested 474 → 17, 11.6 → 7.1 ms. The price is that parts of
-//     a result keep each other's small memory allocated (see Aliasing).
-//     What is left is mostly the allocation itself, in proportion to the
-//     bytes returned: BenchmarkAllocFloor allocates the same bytes in one
-//     make and takes 480–530 ns for Index's 4.5 KB, 175–205 ns for Slice's
-//     1.1 KB and 6.9–9.8 µs for Split's 103 KB, so the 475 ns, 290 ns and
-//     17.8 µs targets (20× the Python reference) are out of reach on this
-//     machine while the results are new memory; the Python reference
+//     This cut the allocations of each call to a handful and made Index,
+//     Take and Split faster (Slice's time did not change). The price is
+//     that parts of a result keep each other's small memory allocated (see
+//     Aliasing). What is left is mostly the allocation itself, in
+//     proportion to the bytes returned: BenchmarkAllocFloor allocates the
+//     same bytes in one make, and it alone takes about as long as the
+//     targets of 20× the Python reference allow, so those targets are out
+//     of reach while the results are new memory; the Python reference
 //     reuses freed memory at once (reference counting), which a
 //     garbage-collected heap does not. TakeTo into a reused destination is
 //     the allocation-free path.
@@ -185,18 +178,19 @@
 //     numbers, so a seed gives the same pieces), in a loop instead of
 //     Perm's call through a closure per element.
 //   - New keeps one allocation per Batch it makes: building the Batches of
-//     map values from shared slabs (4 → 2 allocations for the nested
+//     map values from shared slabs (halving the allocations for the nested
 //     benchmark batch) and sorting map entries on the stack measured no
-//     faster (New nested 711 → 707 cpu-ns, flat 348 → 365), so the simple
-//     code stays. Most of New's time on map values is Go's map iteration.
+//     faster, so the simple code stays. Most of New's time on map values is
+//     Go's map iteration.
 //   - Errors name key paths built on the way back up from the failing leaf,
 //     not on the way down: building "obs.camera" while descending cost one
 //     allocation per key visited (New from key, value pairs made 10
 //     allocations instead of 2, and TakeTo of a nested Batch allocated).
-//   - Numbers become 0-d arrays and print as array(4) (seed 001; seed 000
-//     and 002 print 4). A mixed list keeps each element's Go value in an
-//     Object array (seed 001), so seed 002's ('a', -2, -3) is
-//     array(['a', -2, -3], dtype=object), not numpy's strings.
+//   - Numbers become 0-d arrays and print as array(4), as Tianshou's newer
+//     Batch tutorial prints them (the older prints 4). A mixed list keeps
+//     each element's Go value in an Object array, as the newer tutorial
+//     does, so ('a', -2, -3) is array(['a', -2, -3], dtype=object), not
+//     numpy's strings.
 //   - A nested list ragged in its first inner axis becomes a 1-d Object
 //     array of arrays, as numpy makes it with dtype=object and Tianshou
 //     keeps it, rather than an error. Elements that share that axis and
@@ -205,18 +199,18 @@
 //     data in a Batch is almost always a mistake. A list that mixes
 //     sequences with other values (strings, nil) keeps its elements.
 //   - Go maps have no order, so FromMap and map values take their keys
-//     sorted; New takes ordered key, value pairs. Seed 000's printouts list
+//     sorted; New takes ordered key, value pairs. Tianshou's printouts list
 //     stacked keys in set order; here keys come in order of first
 //     appearance.
 //   - Len ignores a nested Batch that holds no array (Tianshou counts it as
 //     length 0, which makes Batch(a=[1, 2, 3], b=Batch(x=None)) of length
 //     0); it is consistent with "nil is ignored" and "no array gives 0".
-//   - Cat requires the same keys at every level (seed 001), but a key
-//     reserved in some batches and holding arrays in others is padded with
-//     zeros over those batches' lengths: a reserved key promises a value of
-//     any shape, and seed 000 pads it so. Stack pads missing keys (seed 000)
-//     with zeros of the promoted dtype of the present values (Tianshou uses
-//     the first value's dtype and then casts unsafely).
+//   - Cat requires the same keys at every level (Tianshou's newer Batch), but
+//     a key reserved in some batches and holding arrays in others is padded
+//     with zeros over those batches' lengths: a reserved key promises a value
+//     of any shape, and Tianshou pads it so. Stack pads missing keys, as
+//     Tianshou does, with zeros of the promoted dtype of the present values
+//     (Tianshou uses the first value's dtype and then casts unsafely).
 //   - nil is None: ignored by Len, kept by Index, Take, Cat (nil in all
 //     stays nil) and arithmetic; Stack makes an Object array of None, as
 //     np.stack does; IsNull marks it missing, so DropNull drops every row

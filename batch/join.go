@@ -15,7 +15,7 @@ import (
 // batches of length n give a result of length len(bs) (axis 0). Batches
 // without keys are skipped.
 //
-// The batches may differ in structure as seed 000's key-chain rules allow:
+// The batches may differ in structure as Tianshou's key-chain rules allow:
 // a key missing from some batches, or reserved in them, is padded with
 // zeros (nil for Object arrays) in their rows, and a key reserved in every
 // batch that has it stays reserved. Numbers and strings stack like 0-d
@@ -300,7 +300,7 @@ func asArray(v any) *nd.Array {
 // The batches must have the same structure: the same keys at every level
 // (in any order), with values of the same kind. A key reserved in some
 // batches and holding arrays in others is padded with zeros over those
-// batches' Len rows (seed 000's reserved keys), a key reserved in all stays
+// batches' Len rows (Tianshou's reserved keys), a key reserved in all stays
 // reserved, and a key that is nil in all stays nil. Custom leaves are
 // joined with their Cat method.
 //

@@ -4,7 +4,8 @@ import "github.com/gorl/gorl/nd"
 
 // Leaf is a custom leaf value: anything with batch axes that a Batch can
 // index, stack and concatenate together with its arrays, such as a
-// probability distribution (seed 001 §5) or an autodiff tensor.
+// probability distribution (as Tianshou's Batch holds torch
+// distributions) or an autodiff tensor.
 //
 // The batch axes are the leading axes a Batch operation works on: a
 // categorical distribution over probabilities of shape [n, k] has batch

@@ -4,12 +4,12 @@ import (
 	"github.com/gorl/gorl/nd"
 )
 
-// IsNull returns a Batch of the same structure holding, for every value of
-// b, where it is missing (seed 001 §6.5): nd.IsNull of each array (NaN in
-// float arrays, nil or NaN in Object arrays), a 0-d true for nil (None),
-// a 0-d false for a string or other scalar, and all false over the batch
-// shape of a custom leaf (a custom leaf has no missing values). Reserved
-// keys stay reserved.
+// IsNull returns a Batch of the same structure holding, for every value of b,
+// where it is missing (Tianshou's Batch.isnull): nd.IsNull of each array (NaN
+// in float arrays, nil or NaN in Object arrays), a 0-d true for nil (None), a
+// 0-d false for a string or other scalar, and all false over the batch shape
+// of a custom leaf (a custom leaf has no missing values). Reserved keys stay
+// reserved.
 func (b *Batch) IsNull() *Batch {
 	out := newBatch(len(b.ents))
 	for _, e := range b.ents {
@@ -51,12 +51,12 @@ func (b *Batch) HasNull() bool {
 	return false
 }
 
-// DropNull returns the rows of b (up to Len) in which no value has a
-// missing element anywhere in the row, as a new Batch (Take): seed 001
-// §6.5 keeps rows 0 and 3 of a=[1, 2, None, 4], b=[5., nan, 7., 8.]. A nil
-// value is missing in every row, as Tianshou's None is, so it drops them
-// all; custom leaves have no missing values. DropNull returns Len's error
-// when b has no length.
+// DropNull returns the rows of b (up to Len) in which no value has a missing
+// element anywhere in the row, as a new Batch (Take), as Tianshou's
+// Batch.dropnull does: it keeps rows 0 and 3 of a=[1, 2, None, 4], b=[5.,
+// nan, 7., 8.]. A nil value is missing in every row, as Tianshou's None is,
+// so it drops them all; custom leaves have no missing values. DropNull
+// returns Len's error when b has no length.
 func (b *Batch) DropNull() (*Batch, error) {
 	n, err := b.Len()
 	if err != nil {
@@ -104,7 +104,7 @@ func (b *Batch) markNull(keep []bool) {
 
 // Apply returns a new Batch of b's structure in which every value that is
 // not a Batch has been replaced by fn(value), converted as New converts
-// values (seed 001 §6.6's apply_values_transform): arrays, nil, strings,
+// values (Tianshou's apply_values_transform): arrays, nil, strings,
 // other scalars and custom leaves are all passed to fn, nested Batches are
 // walked (reserved keys stay). Values fn returns unchanged are shared with
 // b. Apply returns fn's error or a conversion error, wrapped with the key.
@@ -211,14 +211,14 @@ func asType(b *Batch, dt nd.DType, always bool) (*Batch, error) {
 	return out, nil
 }
 
-// ToAtLeast2D returns a new Batch in which every array has at least two
-// axes, as numpy's atleast_2d makes them (seed 001 §5): a 0-d array becomes
-// shape [1, 1] and a 1-d array of n elements shape [1, n], both views of
-// b's arrays, while arrays with two or more axes are kept as they are. A
-// custom leaf without batch axis gets one of length 1 (its Stack of
-// itself alone), a string or other scalar becomes a [1, 1] Object array;
-// nil and reserved keys are kept. It returns an error wrapping
-// ErrStructure, naming the key, if a custom leaf's Stack fails.
+// ToAtLeast2D returns a new Batch in which every array has at least two axes,
+// as numpy's atleast_2d makes them (Tianshou's to_at_least_2d): a 0-d array
+// becomes shape [1, 1] and a 1-d array of n elements shape [1, n], both views
+// of b's arrays, while arrays with two or more axes are kept as they are. A
+// custom leaf without batch axis gets one of length 1 (its Stack of itself
+// alone), a string or other scalar becomes a [1, 1] Object array; nil and
+// reserved keys are kept. It returns an error wrapping ErrStructure, naming
+// the key, if a custom leaf's Stack fails.
 func ToAtLeast2D(b *Batch) (*Batch, error) {
 	out := newBatch(len(b.ents))
 	for _, e := range b.ents {

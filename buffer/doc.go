@@ -52,11 +52,11 @@
 //     oldest stored step) and Next(i) = i at a done step and at the newest
 //     step of its ring (the unfinished tail): Tianshou's prev/next, per
 //     sub-buffer. Update does not end the destination's episode, so its
-//     newest step and the first copied one are neighbours (seed 002's
-//     seam).
-//   - A Step reports EpisodeReturn and EpisodeLen only on the step that
-//     ends an episode (0 otherwise, as seed 002 prints); EpisodeStart is
-//     reported on every step, as Tianshou does.
+//     newest step and the first copied one are neighbours (the seam
+//     Tianshou's buffer tutorial prints).
+//   - A Step reports EpisodeReturn and EpisodeLen only on the step that ends
+//     an episode (0 otherwise, as Tianshou's tutorial prints); EpisodeStart
+//     is reported on every step, as Tianshou does.
 //   - EndEpisode marks the newest transition of a sub-buffer truncated
 //     unless it is done, so an abandoned episode ends where it was left
 //     (Prev, Next and returns stop there) and the next Add starts a new
@@ -143,11 +143,9 @@
 //     (one generic kernel per element type; rows of 1 to 4 elements as
 //     fixed-size arrays) instead of batch.SetRow and batch.TakeTo, which
 //     walk the tree with per-value dispatch and need a view per row of a
-//     vector step (an allocation each). Measured with CPU time on a loaded
-//     2-core machine (medians of 5 runs alternating with the previous
-//     version): Add of a CartPole transition 0.21 µs, a vector step of 8
-//     rows 0.29 µs, SampleTo of 64 1.6 to 1.8 µs, all allocation-free; the
-//     Python reference takes 16.3, 58.8 and 32.4 µs.
+//     vector step (an allocation each). Add, a vector step and SampleTo
+//     are allocation-free and many times faster than the Python reference
+//     (BENCHMARKS.md).
 //   - Add keeps its plan (which column each key of the input fills, the
 //     checks passed, the offsets of direct row copies) while the input is
 //     the same Batch holding, depth first, the same keys, arrays and nested
@@ -158,27 +156,25 @@
 //     hold; any other change, a new key or value, a key left out, another
 //     row count, makes Add plan again, with every check. No version counter
 //     of the Batch is needed: the walk compares about ten pointers and keys.
-//     Add of a CartPole transition went from 0.47 to 0.21 µs, a vector step
-//     of 8 from 0.59 to 0.29 µs, and in a one-env CartPole collector step
-//     Add went from 43% to 31% of the CPU time (1.14 to 0.82 µs a step).
+//     Keeping the plan more than halved the time of Add, and Add's share of
+//     a one-env CartPole collector step fell by a quarter.
 //   - Take and Sample fill a new Batch made by batch.Take from a one-row
 //     template of the sampled layout (kept until the schema changes):
 //     batch.Take builds the tree from one allocation per kind and nd.Block,
 //     where TakeTo into an empty Batch made two allocations per array and
 //     one per key. Sample(64) of CartPole transitions went from 20 to 5
-//     allocations, but not faster (5.8 µs of CPU time before and after,
-//     against 32.4 µs for the Python reference: 5.6×, short of the 20×
-//     asked): its cost is allocating 5 KB, which takes about 1.5 µs by
-//     itself on the loaded machine (batch's BenchmarkAllocFloor) and more
-//     in garbage collection than in the copying. Sampling into a reused
-//     Batch (SampleTo, 1.6 to 1.8 µs) is the fast form.
+//     allocations, but not faster, and short of the 20× over the Python
+//     reference asked: its cost is allocating the returned bytes (batch's
+//     BenchmarkAllocFloor) and the garbage collection that follows, more
+//     than the copying. Sampling into a reused Batch (SampleTo) is the fast
+//     form.
 //   - Rewards are stored as float64, as Tianshou stores them (its
-//     astype(float)), and must be one number per transition: episode
-//     returns and the return kernels read them as a []float64.
-//     Terminated and truncated may be given as numbers (seed 002 adds
+//     astype(float)), and must be one number per transition: episode returns
+//     and the return kernels read them as a []float64. Terminated and
+//     truncated may be given as numbers (Tianshou's tutorial adds
 //     terminated=0) and are stored as value ≠ 0; other values follow nd's
-//     "same_kind" rule, so a float action into an integer column is an
-//     error rather than numpy's silent truncation.
+//     "same_kind" rule, so a float action into an integer column is an error
+//     rather than numpy's silent truncation.
 //   - Randomness is an argument of each sampling call rather than state of
 //     the buffer: a buffer can be saved and loaded without a generator's
 //     state, and several samplers can share one buffer with their own
@@ -193,29 +189,25 @@
 //     ever seen: the latter mixes α into the ratio and never forgets an
 //     overwritten priority. New transitions enter with the largest
 //     priority given so far (1 at first), as in Tianshou.
-//   - Priorities pᵅ and weights are exp(y·ln x) (exactly for y = ±1 and
-//     ±½) with the package's own exp and log: a 128-entry table and a
-//     polynomial of degree 5 or 6 on a reduced argument below 1/256, within
-//     2 units in the last place (log: 2e-16 in absolute value, which is
-//     what exp(y·ln x) needs), with math.Exp and math.Log beyond the normal
-//     range. They take about 4.5 ns each against 7 to 11 ns for math.Exp
-//     or math.Log alone and 29 ns for the two chained, and 64 priorities
-//     cost 0.97 µs against 3.2 µs with math.Pow (BenchmarkPow64). Weights are
-//     computed from the tree's leaves alone, exp(−β·(ln leafᵢ − ln min)), so
-//     that a loaded buffer weighs samples with the same bits as the saved
-//     one; keeping ln leafᵢ per slot to save the log was not measurably
-//     faster and would not have survived Save and Load bit for bit.
+//   - Priorities pᵅ and weights are exp(y·ln x) (exactly for y = ±1 and ±½)
+//     with the package's own exp and log: a 128-entry table and a polynomial
+//     of degree 5 or 6 on a reduced argument below 1/256, within 2 units in
+//     the last place (log: 2e-16 in absolute value, which is what exp(y·ln x)
+//     needs), with math.Exp and math.Log beyond the normal range. Each is
+//     faster than math.Exp or math.Log alone, and 64 priorities cost about a
+//     third of what math.Pow takes (BenchmarkPow64). Weights are computed
+//     from the tree's leaves alone, exp(−β·(ln leafᵢ − ln min)), so that a
+//     loaded buffer weighs samples with the same bits as the saved one;
+//     keeping ln leafᵢ per slot to save the log was not measurably faster and
+//     would not have survived Save and Load bit for bit.
 //   - Prioritized Sample(64) into a reused Batch followed by UpdateWeight
-//     went from 12.4 to 9.5 µs of CPU time (Python reference 97.2 µs: 10×,
-//     short of the 20× asked). Its CPU profile was: sum-tree updates 22%,
-//     math.Exp and math.Log 20%, tree search 17%, row gathers 10%. After
-//     the changes above and the sum tree's (see internal/sumtree), it is:
-//     tree search 26% (the deep
-//     levels miss the cache; 64 searches take 1.9 µs alone, more after the
-//     gathers have filled the caches), tree update 25% (1.3 µs alone), row
-//     gathers 15%, exp and log 10%, the rest in checks and drawing. Wider
-//     and flatter trees were measured and were slower (see the sum tree's
-//     Decisions).
+//     stays short of the 20× over the Python reference asked (BENCHMARKS.md).
+//     Before the changes above and the sum tree's (see internal/sumtree)
+//     its CPU profile was led by the sum-tree updates and math.Exp and
+//     math.Log; after them, by the tree search (its deep levels miss the
+//     cache) and the tree update, with the row gathers, exp and log, checks
+//     and drawing after them. Wider and flatter trees were measured and
+//     were slower (see the sum tree's Decisions).
 //   - EndEpisode marks the abandoned episode's last transition truncated,
 //     not terminated: the environment was not in a terminal state, so
 //     returns bootstrap from its obs_next, as at a time limit. Cached moves
@@ -230,7 +222,7 @@
 //     them with the original goals in that case). Relabelled rows are
 //     restored before any write, Save, or sampling.
 //   - With StackNum > 1 only obs and obs_next are stacked when sampling
-//     (seed 002: "stack only for obs and obs_next"); Get stacks any key.
+//     (Tianshou stacks only obs and obs_next); Get stacks any key.
 //     StackNum is at most 4096 so that a sampled batch stays proportional
 //     to the sample.
 //   - Rows given to one sub-buffer in a single Add are stored one by one,

@@ -103,11 +103,11 @@ func (b *Replay) Add(data *batch.Batch, ids []int, steps []Step) ([]Step, error)
 // buf.update(other)), wrapping when b is full, and returns their indices in
 // b; other is left unchanged. Episode statistics of b are not touched, so
 // Prev and Next see the copied transitions as continuing b's newest one
-// unless it was done (as seed 002 prints). Keys of other that b lacks
-// extend b's schema; keys b has and other lacks are stored as zero; when b
-// stores obs_next and other derives it, the derived obs_next is copied.
-// Update returns an error wrapping ErrType, with b unchanged, if a column
-// of other cannot be stored into b's (another row shape, a cast the
+// unless it was done (as Tianshou's buffer tutorial prints). Keys of other
+// that b lacks extend b's schema; keys b has and other lacks are stored as
+// zero; when b stores obs_next and other derives it, the derived obs_next is
+// copied. Update returns an error wrapping ErrType, with b unchanged, if a
+// column of other cannot be stored into b's (another row shape, a cast the
 // "same_kind" rule refuses), and if other is not a buffer of this package;
 // it returns an error wrapping ErrValue if other is b and holds transitions
 // (an empty other, b included, copies nothing).

@@ -147,9 +147,9 @@
 // (Buffer.BufferNum).
 //
 // Stats times the policy and the env with three clock reads per vector
-// step. On this machine kind a clock read costs 50–70 ns, about a tenth of
-// a one-env CartPole step's CPU time (less with more envs); the figures
-// are what the issue asks for, so they are always measured.
+// step, a small but visible part of a one-env CartPole step (less with
+// more envs); users ask for those figures, so they are always measured
+// (docs/design.md has the cost).
 //
 // The saved state leaves out the envs' last Infos: Infos are arbitrary Go
 // values, and an Info given to a policy matters far less than the
@@ -164,11 +164,6 @@
 // as Tianshou pads missing keys. Its Timeout is a context deadline per
 // vector step (one allocation); without a Timeout it allocates nothing.
 //
-// Measured on this machine kind (2 cores, shared; CPU time per env step,
-// medians of 5 runs of `go test ./collector -run XXX -bench . -benchtime
-// 30x`), CartPole-v1 with a 100,000-transition Vector buffer: random
-// actions 0.89 µs (1 env), 416 ns (4), 315 ns (8); an MLP 4→64→64→2
-// ε-greedy policy, 8 envs, 699 ns; buffer.Add is about 31% of a one-env
-// random-action step (43% before Add kept its plan for an unchanged
-// input, when the step took 1.18 µs). No allocation in steady state.
+// The steady state allocates nothing; buffer.Add is the largest single part
+// of a one-env random-action step (BENCHMARKS.md has the figures).
 package collector

@@ -19,7 +19,7 @@ import (
 //
 // A Distribution is a batch.Leaf: a Batch indexes, stacks and concatenates
 // it along its batch axes (BatchShape, the shape of independent draws and of
-// LogProb's result), as seed 001 §5 slices distributions.
+// LogProb's result), as Tianshou's Batch slices torch distributions.
 type Distribution interface {
 	batch.Leaf
 	// EventShape returns the shape of one draw: [] for a scalar

@@ -28,12 +28,12 @@
 // LogProb, Entropy, Probs and Logits are differentiable where PyTorch's
 // are; Mode is the argmax (no gradient), the location, or tanh of it.
 //
-// Every distribution is a batch.Leaf (seed 001 §5): a Batch holding one
-// indexes it with its arrays (batch[0:2] keeps the first two rows of the
-// parameters, batch[1] a scalar distribution), Stack and Cat of Batches
-// stack and concatenate the parameters, and batch.ToAtLeast2D gives a
-// distribution without batch axis one of length 1 (Stack of itself alone,
-// Tianshou's dist_to_atleast_2d).
+// Every distribution is a batch.Leaf, as torch distributions are values of
+// Tianshou's Batch: a Batch holding one indexes it with its arrays
+// (batch[0:2] keeps the first two rows of the parameters, batch[1] a scalar
+// distribution), Stack and Cat of Batches stack and concatenate the
+// parameters, and batch.ToAtLeast2D gives a distribution without batch axis
+// one of length 1 (Stack of itself alone, Tianshou's dist_to_atleast_2d).
 //
 // # Invariants
 //

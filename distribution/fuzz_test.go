@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorl/gorl/distribution"
 	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/nd/ndtest"
 	"github.com/gorl/gorl/tensor"
 )
 
@@ -28,7 +29,7 @@ func FuzzCategoricalIndex(f *testing.F) {
 	p := d.Probs().Data()
 	rows, _ := nd.FromSlice([]int64{0, 1, 2, 3, 4, 5}, 2, 3)
 	f.Fuzz(func(t *testing.T, s string) {
-		idx, err := nd.ParseIndex(s)
+		idx, err := ndtest.ParseIndex(s)
 		if err != nil {
 			t.Skip()
 		}

@@ -10,8 +10,9 @@ import (
 )
 
 // This file makes the distributions custom leaves of package batch
-// (batch.Leaf, seed 001 §5): a Batch indexes, stacks and concatenates them
-// with its arrays by doing so to their parameters.
+// (batch.Leaf, as Tianshou's Batch holds torch distributions): a Batch
+// indexes, stacks and concatenates them with its arrays by doing so to their
+// parameters.
 
 var (
 	_ Distribution = (*Categorical)(nil)

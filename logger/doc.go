@@ -54,9 +54,9 @@
 // "-Inf" (what strconv prints and parses), not as null, so that a diverging
 // loss is still told apart from an infinite one.
 //
-// No buffering between calls. A Log costs about 1 µs of formatting plus one
-// write system call; the trainer logs once per collect or update step, and
-// that step costs hundreds of microseconds, so the write is noise, and
+// No buffering between calls. A Log costs some formatting plus one write
+// system call; the trainer logs once per collect or update step, which
+// costs far more, so the write is noise, and
 // every accepted record being on its way to disk keeps TensorBoard live and
 // a crash harmless. A caller that logs much more often can hand CSV or JSONL
 // a bufio.Writer and flush it itself.
@@ -78,9 +78,9 @@
 // Progress is not a Logger: a bar needs the epoch and its total of steps,
 // which Log does not carry, and which statistic is "the mean return" is the
 // trainer's naming, not the logger's. The trainer calls Update with both
-// numbers, as often as it likes; a redraw costs a few microseconds and
-// happens at most once per Interval (100 ms by default), and an Update that
-// does not redraw costs about 60 ns of CPU time, mostly reading the clock.
+// numbers, as often as it likes; a redraw happens at most once per
+// Interval (a tenth of a second by default), and an Update that does not
+// redraw costs little more than reading the clock.
 //
 // Log after Close panics instead of returning an error, as the style of
 // the project has it for use after Close: it is a bug in the caller, and an

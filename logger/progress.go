@@ -11,7 +11,7 @@ import (
 // ProgressConfig configures NewProgress.
 type ProgressConfig struct {
 	// Interval is the least time between two redraws of the line by
-	// Update; 0 or less means 100 ms.
+	// Update; 0 or less means 100*time.Millisecond.
 	Interval time.Duration `json:"interval"`
 	// Now is the clock that throttles redraws and times the steps per
 	// second; nil means time.Now.

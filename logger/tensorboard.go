@@ -143,8 +143,8 @@ func (tb *TensorBoard) Close() error {
 }
 
 // wallTime returns t in seconds since the Unix epoch. Converting the whole
-// seconds and the fraction apart rounds once, to the 0.24 µs spacing of
-// float64 near 1.7e9; float64(t.UnixNano())/1e9 would round twice and make
+// seconds and the fraction apart rounds once, to the spacing of float64 near
+// 1.7e9 (2⁻²² seconds); float64(t.UnixNano())/1e9 would round twice and make
 // even a quarter second inexact.
 func wallTime(t time.Time) float64 { return float64(t.Unix()) + float64(t.Nanosecond())/1e9 }
 

@@ -67,67 +67,62 @@
 //
 //   - Storage is an unsafe.Pointer to the first element of a typed Go slice
 //     ([]float32, []any, …) plus its length, not an `any` holding the slice:
-//     boxing the slice header would cost a third allocation per new array
-//     (measured: Take of 64 rows is 2 allocs/op). The pointer keeps the
-//     typed allocation alive and scanned, so Object arrays are GC-safe.
+//     boxing the slice header would cost a third allocation per new array.
+//     The pointer keeps the typed allocation alive and scanned, so Object
+//     arrays are GC-safe.
 //   - Data movement (copy, Take, fancy indexing, Stack) dispatches once per
 //     call on the element size (1, 2, 4, 8 bytes, or `any`), so twelve
 //     dtypes share five kernels; arithmetic and conversions are generic
 //     functions instantiated per dtype, with the operation chosen once per
 //     contiguous run.
 //   - Take copies rows of 1, 2 or 4 elements as fixed-size arrays instead
-//     of calling copy: on (64, 4) float32 rows this took TakeTo from
-//     ~670 ns to ~300 ns per 64 rows on a loaded 2-core machine, at the
-//     speed of a hand-written loop of copy calls with constant lengths.
+//     of calling copy: on CartPole's (64, 4) float32 rows this more than
+//     halved TakeTo's time, to the speed of a hand-written loop of copy
+//     calls with constant lengths.
 //     Longer rows use copy (memmove). The kernels take offsets and strides
 //     as arguments (read from the headers inside the loop they are
 //     reloaded after every store, which might have changed them) and run
 //     without a branch per row when no row is negative; the rows are
 //     checked first with one maximum over uint(row) (a negative row is a
-//     huge uint). 64 rows of a 1-d int64 array: 93 → 83 cpu-ns with the
-//     check, whose own cost went 29 → 22 ns with four accumulators; the
-//     Batch TakeTo benchmark on the flat batch: 1,014 → 725 cpu-ns.
+//     huge uint), a maximum kept in four accumulators so that the loop
+//     does not wait on one; Batch's TakeTo gained most from it.
 //   - Large gathers (Take, Stack and Concatenate along axis 0 of
 //     contiguous inputs of one dtype, Copy) fill a new buffer of 32 KiB or
 //     more made by bytes.Join, the standard library's only allocation that
-//     is not zeroed first (make always zeroes; zeroing then overwriting 27
-//     MB cost as much as the copy). Measured on 27 MB in 10 parts
-//     (cpu-ns/op, -cpu 1): make and copy 7.7 ms, bytes.Join 4.2 ms, copy
-//     into memory reused every iteration 2.3 ms. Such buffers are large
-//     objects, which Go's allocator places on page boundaries, so they are
-//     aligned for every dtype (checked anyway). The Batch Cat of 10 × 64
-//     image transitions went from 6.2–6.5 to 3.3–3.8 ms, against 2.5–2.9
-//     ms for joining the same bytes into new memory and 2.0–2.1 ms for
-//     copying them into reused memory: new memory is not in the caches.
-//   - Block exists because an allocating operation's cost here is mostly
-//     the allocation, in proportion to its bytes: allocating the 4.5 KB
-//     that indexing the flat benchmark Batch with 64 rows returns takes
-//     480–530 cpu-ns by itself (Go zeroes new memory, which is not in the
+//     is not zeroed first (make always zeroes, and zeroing a large buffer
+//     before overwriting it cost about as much as the copy). Such buffers
+//     are large objects, which Go's allocator places on page boundaries,
+//     so they are aligned for every dtype (checked anyway). The Batch Cat
+//     of image transitions came close to joining the same bytes into new
+//     memory, which stays slower than copying into reused memory because
+//     new memory is not in the caches (figures in docs/design.md).
+//   - Block exists because an allocating operation's cost here is mostly the
+//     allocation, in proportion to its bytes: allocating the 4.5 KB that
+//     indexing the flat benchmark Batch with 64 rows returns costs most of
+//     the operation by itself (Go zeroes new memory, which is not in the
 //     caches, and the garbage collector, busy when a benchmark allocates
-//     continuously, charges allocations with marking work and pointer
-//     writes with barriers). So a Block cuts allocations (BenchmarkBlock,
-//     7 arrays, minimum cpu-ns of 7 runs: views 7 → 2 allocations, 1,120
-//     → 784 B, 650 → 578 ns; gathers 14 → 3, 4,576 → 4,240 B, 1,905 →
-//     1,587 ns) rather than adding a pool: results escape to the caller,
-//     whose lifetime nd cannot know. Shapes and strides come from
-//     their own slab of ints: carved from the element words instead they
-//     made the flat gather's buffer cross a size class (3.5 KB → 4 KB) and
-//     the Batch index 12% slower; headers with the shape inline in one
-//     slab made views 5% faster and gathers 4% slower. Elements of 32 KiB
-//     or more are not put in the shared slab, so keeping a small array of
-//     a result alive does not keep a large buffer allocated through the
-//     slab (though its header still does).
+//     continuously, charges allocations with marking work and pointer writes
+//     with barriers). So a Block cuts allocations (BenchmarkBlock: seven
+//     views in two allocations instead of seven, seven gathers in three
+//     instead of fourteen) rather than adding a pool: results escape to the
+//     caller, whose lifetime nd cannot know. Shapes and strides come from
+//     their own slab of ints: carved from the element words instead they made
+//     the flat gather's buffer cross a size class and the Batch index slower;
+//     headers with the shape inline in one slab made views faster and gathers
+//     slower by as much. Elements of 32 KiB or more are not put in the shared
+//     slab, so keeping a small array of a result alive does not keep a large
+//     buffer allocated through the slab (though its header still does).
 //   - A Block checks the rows of a gather once for all arrays of the same
-//     length (the rows must not change while it is in use): indexing the
-//     flat Batch with 64 rows, 2,109 → 1,851 cpu-ns.
+//     length (the rows must not change while it is in use), which made
+//     indexing the flat Batch faster.
 //   - A Block copied by mistake is reported by go vet's copylocks check (a
 //     noCopy field), at no run-time cost; a self-pointer check like
 //     strings.Builder's made every Block escape to the heap.
 //   - Block has no Stack or Concatenate: the Batch Stack and Cat of the
-//     flat benchmark data spend their time copying many small rows
-//     (StackTo, which allocates nothing, takes 11 of Stack's 20 µs, whose
-//     14 arrays cost ~2 µs to allocate) and already run 34× and 600×
-//     faster than the Python reference; on image data their cost is the
+//     flat benchmark data spend their time copying many small rows (StackTo,
+//     which allocates nothing, takes over half of Stack's time, and
+//     allocating Stack's arrays a tenth of it) and already beat the Python
+//     reference by far more than the target; on image data their cost is the
 //     copy of large buffers, which bytes.Join makes without zeroing.
 //   - Writing into an existing array uses numpy's "same_kind" rule for
 //     arrays and a value check for Go values (numpy 2's rule for Python

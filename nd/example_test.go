@@ -136,18 +136,6 @@ func ExampleSum() {
 	// array([ 6, -5]) array(0.25) array([0, 0])
 }
 
-func ExampleParseIndex() {
-	a := nd.MustNew([][]int{{0, 1, 2}, {3, 4, 5}})
-	idx, err := nd.ParseIndex("::-1, [0, 2]")
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(a.Index(idx...))
-	// Output:
-	// array([[3, 5],
-	//        [0, 2]])
-}
-
 func ExampleTakeTo() {
 	obs := nd.MustNew([][]float32{{0, 0}, {1, 1}, {2, 2}, {3, 3}})
 	dst := nd.Zeros(nd.Float32, 2, 2) // reused across calls: no allocation

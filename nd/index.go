@@ -25,7 +25,7 @@ const (
 
 // Index selects along one axis, like one entry of a numpy index tuple. Build
 // one with I, All, Range, RangeStep, From, To, Step, Ints, IntArray, Mask,
-// MaskArray, NewAxis or Ellipsis (or ParseIndex). The zero Index is All().
+// MaskArray, NewAxis or Ellipsis. The zero Index is All().
 //
 // I, the ranges, NewAxis and Ellipsis are basic indices: Array.Index returns
 // a view. Ints, IntArray, Mask and MaskArray are fancy (advanced) indices:

@@ -64,13 +64,12 @@
 //     below the smallest normal float32. The state of a weight whose gradient
 //     is exactly 0 (a dead ReLU unit) decays geometrically through the
 //     subnormal range, and x86 arithmetic on subnormals takes microcode
-//     assists (Go does not set flush-to-zero). Measured here: 1,000 Adam steps
-//     on 17,410 weights with zero gradients and moments starting at 2e-38 took
-//     0.2 s with flushing and 10 s without. The flush keeps the bits unless
-//     the exponent field is zero, without a branch: Adam's step on the
-//     17,410 weights of the 4→128→128→2 MLP took 60–66 µs so and 141–146 µs
-//     with a compare-and-branch. The results differ from PyTorch's only for
-//     values below 1.2e-38.
+//     assists (Go does not set flush-to-zero): Adam steps over weights with
+//     zero gradients and tiny moments ran dozens of times slower without the
+//     flush. The flush keeps the bits unless the exponent field is zero,
+//     without a branch, which more than halved the time of Adam's step
+//     against a compare-and-branch. The results differ from PyTorch's only
+//     for values below 1.2e-38.
 //   - Adam's update runs, on amd64, in an SSE2 assembly kernel (four
 //     elements per instruction; every amd64 processor has SSE2, so nothing is
 //     detected at run time), with the Go loop for the last len mod 4
@@ -79,15 +78,12 @@
 //     divider, which scalar code cannot share between elements: the best Go
 //     loop, with the bias corrections folded into two constants (one
 //     division instead of two) and the weight-decay factor into the same
-//     pass, took 2.7–2.9 ns per parameter here, the kernel 0.7–0.9 ns.
-//     Measured with BenchmarkStep before and after, side by side: the
-//     4→128→128→2 MLP's 17,410 weights 68 µs → 14 µs, the Nature CNN's 1.69
-//     million 6.5–9.0 ms → 1.44–1.63 ms (0.85–0.97 ns per parameter; the
-//     moments and weights, 27 MB, no longer fit in the L2 cache). An AVX
-//     version (eight elements per instruction) took 0.52 and 0.66 ns per
-//     parameter against 0.75 and 0.90 for SSE2 on the same two sizes: the
-//     divider, not the width, limits both, and 0.4 ms per CNN step did not
-//     justify CPU-feature detection and a second kernel.
+//     pass, was several times slower per parameter than the kernel
+//     (BenchmarkStep; the Nature CNN's moments and weights do not fit in the
+//     L2 cache, which narrows the gain there). An AVX version (eight
+//     elements per instruction) was faster by less than a third: the
+//     divider, not the width, limits both, and the time saved per CNN step
+//     did not justify CPU-feature detection and a second kernel.
 //   - AdamW is Adam with AdamConfig.Decoupled (DefaultAdamWConfig), one type
 //     with one update loop instead of two copies.
 //   - Step counts are kept per tensor and saved as integers in the metadata

@@ -101,9 +101,8 @@ func checkNonNeg(name string, v float64) error {
 
 // flushSubnormal returns 0 for a subnormal v and v otherwise (see the
 // package documentation), without a branch: it keeps v's bits unless the
-// exponent field is zero. Measured against the branch
-// -2⁻¹²⁶ < v < 2⁻¹²⁶: Adam's step on 17,410 weights took 60–66 µs this way
-// and 141–146 µs with the branch.
+// exponent field is zero, which made Adam's step more than twice as fast as
+// the branch -2⁻¹²⁶ < v < 2⁻¹²⁶.
 func flushSubnormal(v float32) float32 {
 	b := math.Float32bits(v)
 	e := b & 0x7f800000

@@ -103,17 +103,20 @@
 // libopenblas0) at run time through purego, without cgo, and falls back to
 // gonum's pure-Go implementation when the library is missing or
 // GORL_BLAS=gonum is set; BLASName tells which one runs and BLASLoadError why
-// OpenBLAS is not used. OpenBLAS runs on one thread unless
-// OPENBLAS_NUM_THREADS is set. Building with the tag gorl_noopenblas leaves
+// OpenBLAS is not used. OpenBLAS runs on one thread; to choose another
+// count, set OPENBLAS_NUM_THREADS in the environment before the program
+// starts (OpenBLAS's own variable, read once when the library is loaded),
+// for example OPENBLAS_NUM_THREADS=4. The package never changes the process
+// environment: variables it needs while loading OpenBLAS (one thread, the
+// core type for the CPU) are restored right after the load. Building with
+// the tag gorl_noopenblas leaves
 // the loader (and purego, which makes binaries link the C library
 // dynamically) out.
 //
 // # Decisions
 //
-// Figures are from the package benchmarks on the 2-vCPU machine the targets
-// were set on, as CPU time per operation (cpu-ns/op): the machine was shared
-// with other builds and tests, so wall-clock times varied by up to ten times
-// while CPU time stayed within about 20%.
+// The measurements behind these decisions, with their commands, are in the
+// repository's docs/design.md.
 //
 //   - Operations are methods of an explicit Tape rather than of tensors with a
 //     hidden global graph: the tape is what owns and reuses memory, and an
@@ -134,79 +137,72 @@
 //   - ReLU, forward and backward, runs in SSE2 assembly on amd64 (four
 //     elements per instruction; every amd64 processor has SSE2), with the Go
 //     loops for the last len mod 4 elements, other platforms and the build
-//     tag gorl_noasm; both give the same results. Scalar Go stayed at
-//     0.65–0.9 ns per element however it was written (Go's max, which
-//     compiles without a branch; a sign mask on the bits; two elements per
-//     64-bit word). Measured side by side: BenchmarkElementwise/ReLU
-//     (forward, Sum, backward on 64×128) 36–37 µs → 20–23 µs; acting with
-//     the 4→128→128→2 MLP through OpenBLAS 2.1 → 1.8 µs at batch 1 and
-//     16.7–17.5 → 13.6–14.4 µs at batch 16, where ReLU had taken a fifth of
-//     the time.
+//     tag gorl_noasm; both give the same results. Scalar Go kept the same
+//     speed however it was written (Go's max, which compiles without a
+//     branch; a sign mask on the bits; two elements per 64-bit word); the
+//     kernel nearly halved BenchmarkElementwise/ReLU and sped up acting with
+//     the 4→128→128→2 MLP, where ReLU had taken a fifth of the time.
 //   - Conv2d is im2col + GEMM with the unrolled input as [N·OH·OW, C·KH·KW].
-//     An earlier [C·KH·KW, N·OH·OW] layout filled by strided rows took 2–3
-//     times longer to unroll (rows of 7–20 elements), and its GEMM shapes ran
-//     at 84 instead of 102 GFLOP/s in OpenBLAS for the Nature CNN's first
-//     layer. Computing the product transposed, [OC, N·OH·OW], was 10–25%
-//     slower in OpenBLAS, and so were per-sample products writing NCHW
-//     directly. The unrolled input is kept for the filter gradient (about
-//     13 MB for the Nature CNN at batch 32).
+//     An earlier [C·KH·KW, N·OH·OW] layout filled by strided rows took longer
+//     to unroll (rows of 7–20 elements), and its GEMM shapes ran slower in
+//     OpenBLAS for the Nature CNN's first layer. Computing the product
+//     transposed, [OC, N·OH·OW], was slower in OpenBLAS, and so were
+//     per-sample products writing NCHW directly. The unrolled input is kept
+//     for the filter gradient (about 13 MB for the Nature CNN at batch 32).
 //   - Unrolling copies each patch as runs of KW contiguous values, one per
 //     channel and filter row, with the copies for the widths 3, 4 and 8
 //     written out element by element. Gathering element by element through a
-//     table of offsets cost about 0.7 ns per value (a load of the offset and
-//     a bounds check each); copy() per run, a copy through an array pointer
-//     (compiled to a memmove call) and a loop over each run were no faster.
-//     Measured on the Nature CNN at batch 32 (CPU time): unrolling the three
-//     layers' inputs 2.1, 0.89 and 0.62 ms → 0.86, 0.53 and 0.45 ms; the
-//     layers' forward passes 5.1, 2.5 and 1.75 ms → 3.6, 2.2 and 1.5 ms.
+//     table of offsets paid a load of the offset and a bounds check per
+//     value; copy() per run, a copy through an array pointer (compiled to a
+//     memmove call) and a loop over each run were no faster. On the Nature
+//     CNN this more than halved the first layer's unrolling and cut every
+//     layer's forward pass.
 //   - The gradient of the unrolled input (for a convolution whose input
 //     needs one) is computed and folded back onto the image in blocks of
 //     512 KB instead of whole (5.3 MB for the Nature CNN's second layer at
-//     batch 32): the block is still in the cache when it is folded. The
-//     training step went from 32.3 to 31.3 ms (medians of ten runs; the
-//     fastest runs 28.8 and 28.0 ms).
+//     batch 32): the block is still in the cache when it is folded, which
+//     made the training step a little faster.
 //   - Computing the forward product as cols·(Wᵀ), with Wᵀ copied, in blocks
 //     of rows for OpenBLAS's small kernels was faster for the products
-//     alone (12800×32×256: 2.10 → 1.97 ms) but not inside the layers
-//     (second layer forward 2.19 → 2.45 ms, third 1.61 → 1.76 ms); not kept.
+//     alone but slower inside the layers; not kept.
 //   - The convolution's backward pass reorders the result's gradient
 //     [N, OC, P] into [N·P, OC] for its products 32 positions at a time, so
 //     that the rows being written stay in the L1 cache, and sums the bias
 //     gradient in a separate pass with four partial sums. For the first
-//     Nature-CNN layer at batch 32 (32 channels, 400 positions) the two took
-//     0.95 ms together with one running sum and a row-by-row reorder, 1.18 ms
-//     fused into one pass, and 0.46 ms so (0.11 + 0.35). The forward pass's
-//     reorder, which reads with a stride and writes rows, was fastest row by
-//     row (0.30 ms; 0.46 ms in tiles of 16).
+//     Nature-CNN layer at batch 32 (32 channels, 400 positions) this took
+//     half the time of one running sum with a row-by-row reorder, and fusing
+//     the two into one pass was slower still. The forward pass's reorder,
+//     which reads with a stride and writes rows, was fastest row by row
+//     (tiles of 16 were slower).
 //   - Sums over contiguous runs (Sum, Mean, the last axis) use four partial
-//     sums: one running sum waits for each addition, and the fused ReLU-sum
-//     benchmark went from 56 to 36 µs.
+//     sums: one running sum waits for each addition, which cost the fused
+//     ReLU-sum benchmark a third of its time.
 //   - Sigmoid and Tanh are computed in float32 from a table-driven exp
 //     (2^(j/64) from a 64-entry table times a cubic in the remainder), within
 //     4 units in the last place of the exact values over every float32
 //     (Sigmoid where its value is a normal float32; 2 units for the exp
 //     itself; the bounds are tested against package math on a sample of 8.4
 //     million values and were checked once on all 2³²). Through float64
-//     math.Exp and math.Tanh they cost 11.5 and 41.5 ns per element here, and
-//     5.8 and 8.3 ns so (Tanh uses the odd Taylor series below 0.3, where
+//     math.Exp and math.Tanh they cost two and five times as much per
+//     element (Tanh uses the odd Taylor series below 0.3, where
 //     1 − 2/(e²ˣ + 1) cancels); a float32 exp from a degree-7 polynomial
-//     without the table took 8.3 ns. BenchmarkElementwise/Tanh (forward, Sum,
-//     backward on 64×128): 328 → 91 µs. Recurrent cells at
-//     batch 16 (64 inputs, 128 units; forward and backward, OpenBLAS): GRU
-//     241–300 → 166–222 µs, LSTM 329–339 → 202–226 µs, together with the
-//     matrix products below. Exp, Log, Softplus, ELU and LogSoftmax keep the
-//     math package in float64: they are not on the hot paths measured.
+//     without the table was slower than the table. Together with the matrix
+//     products below this made the GRU and LSTM cells markedly faster. Exp,
+//     Log, Softplus, ELU and LogSoftmax keep the math package in float64:
+//     they are not on the hot paths measured.
 //   - OpenBLAS is called through its Fortran interface (sgemm_), whose
 //     arguments are all pointers: purego.SyscallN places only integer
 //     arguments correctly, and cblas_sgemm takes its two scalars in
 //     floating-point registers. The argument block comes from a sync.Pool,
 //     so a call allocates nothing.
-//   - OPENBLAS_CORETYPE is set from the CPU's features when unset: OpenBLAS
-//     0.3.21 does not know this machine's CPU (family 6, model 207) and falls
-//     back to SSE3 kernels, 75 µs instead of 27 µs for a 64×128×128 product.
-//   - One OpenBLAS thread: with two, a 64×128×128 product took 86 µs instead
-//     of 22 µs (the project's architecture notes), and here the MLP and
-//     Nature-CNN training steps took longer, not shorter.
+//   - OPENBLAS_CORETYPE is chosen from the CPU's features when unset:
+//     OpenBLAS 0.3.21 does not know newer Intel CPUs (family 6, model 207,
+//     for one) and falls back to SSE3 kernels, which take nearly three times
+//     as long for a 64×128×128 product.
+//   - One OpenBLAS thread: with two, a 64×128×128 product took several
+//     times longer, and the MLP and Nature-CNN training steps took longer,
+//     not shorter: RL networks are small, and a thread hand-off costs more
+//     than it saves.
 //   - OpenBLAS 0.3.21 on SkylakeX computes products of at most 10⁶
 //     multiply-adds with kernels that read the operands in place, but only
 //     when its permit function accepts the shape (for x·wᵀ, the layout of
@@ -215,15 +211,12 @@
 //     skinny shapes here. The blas layer cuts x·wᵀ with at most 32 rows, and
 //     products whose C has at most 31,250 elements (so blocks along the
 //     inner dimension keep at least 32 of it), into blocks the small kernels
-//     take. Measured per product (CPU time, medians of ten runs): x·wᵀ
-//     16×128×128 12.4 → 6.4 µs, 8×512×3136 (the Nature CNN's fc layer at
-//     batch 8) 893 → 341 µs, 32×512×3136 1.43 → 1.17 ms, 16×384×64 (a GRU's
-//     gates at batch 16) 19.7 → 13.6 µs; the first convolution's filter
-//     gradient (32×256, inner 12,800) 2.9 → 2.2 ms; the 64×128×128 and
-//     128×128×64 products of the MLP's backward pass 21 → 15.5 µs. x·wᵀ with
-//     64 rows was not faster in blocks (64×128×128: 27.8 against 27.3 µs),
-//     and neither were the convolutions' large products. Acting with the
-//     4→128→128→2 MLP at batch 16 went from 17–21 to 8.4–10 µs.
+//     take. This sped up the skinny products of acting and of the MLP's
+//     backward pass, the Nature CNN's fc layer at small batches, a GRU's
+//     gates and the first convolution's filter gradient, and halved the
+//     time of acting with the 4→128→128→2 MLP at batch 16. x·wᵀ with 64
+//     rows was not faster in blocks, and neither were the convolutions'
+//     large products.
 //   - gonum's Sgemm starts goroutines, and allocates, once the result spans
 //     four 64×64 blocks; the gonum path cuts products into 64×192 tiles so
 //     each runs serially and steady-state steps allocate nothing.
@@ -232,9 +225,7 @@
 //     input, a 2-wide output), run in plain Go loops: a library call costs
 //     more there. From 8 rows on, gonum computes x·wᵀ with fewer than 16
 //     inputs as x·(wᵀ) on a transposed copy of w (from a sync.Pool): its
-//     AXPY form beats both its dot-product form and the Go loops there
-//     (16×128×4: 2.6 µs against 11 and 6.5 µs). Acting with the
-//     4→128→128→2 MLP through gonum at batch 16: 44 → 39.5 µs.
+//     AXPY form beats both its dot-product form and the Go loops there.
 //   - Shapes are slices kept with their node's memory, not fixed arrays, so
 //     any rank works; only broadcasting and Transpose bound the rank (16,
 //     after merging contiguous dimensions) to keep their index bookkeeping on

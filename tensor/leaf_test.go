@@ -8,6 +8,7 @@ import (
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/nd/ndtest"
 	"github.com/gorl/gorl/tensor"
 	"github.com/gorl/gorl/tensor/tensortest"
 )
@@ -141,7 +142,7 @@ func FuzzTapeIndex(f *testing.F) {
 	}
 	x := seq(2, 3, 4)
 	f.Fuzz(func(t *testing.T, s string) {
-		idx, err := nd.ParseIndex(s)
+		idx, err := ndtest.ParseIndex(s)
 		if err != nil {
 			t.Skip()
 		}

@@ -7,7 +7,7 @@ import (
 
 // This file makes *Tensor a batch.ArrayLeaf, so that the in-place
 // operations of a Batch (arithmetic, SetIndex, SetRow, the method Empty)
-// change a tensor's values as they change an array's: seed 002's
+// change a tensor's values as they change an array's: Tianshou's
 // data[:, 1] += 6 on a Batch holding a tensor.
 
 var _ batch.ArrayLeaf = (*Tensor)(nil)

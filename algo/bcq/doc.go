@@ -77,12 +77,9 @@
 //     (20,000 steps of a DQN at ε = 0.1), τ = 0.6 reached a mean test return
 //     of 195 within 2,000 updates on all three, the paper's τ = 0.3 within
 //     2,000–6,000, and τ = 0 (unconstrained offline DQN) never (best 14–101
-//     in 10,000 updates). Measured on this machine kind with OpenBLAS on one thread (CPU
-//     time, the machine being shared): an update cycle at batch 64 costs
-//     about 190 µs (three networks on obs_next, two with gradients on obs),
-//     acting for 100 envs 54 µs. On CartPole (gorl bench offline-cartpole),
+//     in 10,000 updates). An update runs three networks on obs_next and two
+//     with gradients on obs. On CartPole (gorl bench offline-cartpole),
 //     2,000 updates (4,000 on one seed) on 20,000 transitions collected with
 //     ε = 0.1 by a DQN that had reached a mean test return of 198–270 gave
-//     mean test returns of 202–432 over 100 episodes on 5 of 5 seeds, in
-//     0.4–0.9 s each.
+//     mean test returns of 202–432 over 100 episodes on 5 of 5 seeds.
 package bcq

@@ -94,7 +94,6 @@
 // colours, without anti-aliasing, and Pendulum's torque arrow is drawn as a ring with an
 // arrowhead instead of Gymnasium's bitmap. RenderTo reuses the caller's frame and does not
 // allocate; Render allocates one frame per call, as Gymnasium's rgb_array mode returns a new
-// array. Clearing the frame is most of the cost: on a shared, loaded 2-core machine, raster's
-// BenchmarkFill of a 600×400 frame took 30–70 µs and BenchmarkRenderTo of a whole CartPole frame
-// 50–75 µs.
+// array. Clearing the frame is most of the cost: raster's BenchmarkFill of a 600×400 frame takes
+// most of the time of BenchmarkRenderTo of a whole CartPole frame.
 package classic

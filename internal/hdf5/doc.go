@@ -116,11 +116,9 @@
 //
 //   - Groups and datasets are paths, not open identifiers. A handle can then
 //     never leak, needs no Close, and dies with its File; the cost is that
-//     each call opens and closes its object: SetAttr plus Attr on the root
-//     group take 31–41 µs together, reading a 1k-element dataset 56–103 µs
-//     (wall time on a loaded 2-CPU machine; the CPU profile is almost all
-//     inside HDF5), against 1.2–1.9 ms for creating, writing and closing a
-//     file. Buffer files are written and read once per save or load, so
+//     each call opens and closes its object, a small cost beside creating,
+//     writing and closing a file (the CPU profile is almost all inside
+//     HDF5). Buffer files are written and read once per save or load, so
 //     this is not a hot path.
 //   - The untagged build has no stub file: the cgo file installs the
 //     library at init, and every entry point checks for it. Input checks

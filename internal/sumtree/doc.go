@@ -56,60 +56,57 @@
 // up to Sum() (in float32 in particular), and a sampler must not fail on
 // that. Its descent has no data-dependent branch (the direction at each level
 // is a coin flip for random x, which costs a mispredicted branch half the
-// time: 84 ns instead of 130 ns per search on 100,000 float32 leaves). When
+// time, and the branch-free descent is markedly faster). When
 // rounding inside the tree lets that descent overshoot onto a zero leaf, a
 // climb of O(log n) steps returns the last positive leaf before it; the
 // tests pin two such cases found by search.
 //
 // FindPrefixSumTo runs up to 64 descents level by level, so that their
 // independent memory loads overlap: on 100,000 leaves a batch of 64 takes
-// about 1.9 µs instead of 7.4 µs as 64 separate searches.
+// a fraction of the time of 64 separate searches.
 //
-// The measurements below are CPU time on 100,000 float64 leaves, medians of
-// runs alternating with the previous version on a loaded 2-core machine,
-// with the benchmarks of this package and the replay buffer's
+// The comparisons below were measured on 100,000 float64 leaves with the
+// benchmarks of this package and the replay buffer's
 // BenchmarkPrioritizedSampleUpdate64 (64 draws, then an update of their 64
-// priorities).
+// priorities); the figures are in docs/design.md.
 //
 // Set carries the new sum up the path in a register instead of reloading
 // both children of every ancestor: the result is bit for bit the same
 // (addition of two values does not depend on their order), and the sibling
 // loads of all levels can be in flight at once. Minima are exact, so their
 // climb stops at the first ancestor whose minimum does not change, usually
-// the leaf's parent or grandparent: Set takes 31 ns instead of 45 ns.
+// the leaf's parent or grandparent; together these make Set about a third
+// faster.
 //
 // SetMany climbs from each leaf only to the level with as many nodes as it
 // has leaves to set, then recomputes the nodes above once, bottom up: every
 // climb would rewrite those top nodes, each waiting for the stores of the
 // one before. The climbs of four leaves run side by side in one loop, so
-// that more of their chains of dependent loads are in flight. 64 updates
-// take 1.3 µs instead of 2.8 µs. Recomputing every level in turn for all
-// the leaves (each parent from its two children) was slower, 2.3 to 2.9
-// µs: it stores and reloads every level instead of carrying the sum in a
-// register.
+// that more of their chains of dependent loads are in flight; this halves
+// the time of 64 updates. Recomputing every level in turn for all the
+// leaves (each parent from its two children) was slower: it stores and
+// reloads every level instead of carrying the sum in a register.
 //
 // A node's sum and minimum sit side by side rather than in two arrays. A
-// search reads only sums, and the pairs halve their density: single
-// searches of a cold tree take longer (145 ns instead of 124 ns; 139 ns
-// instead of 79 ns for float32), batches of 64 do not (1.88 µs against
-// 2.19 µs before all of these changes). But an update of leaves just drawn,
-// the replay buffer's pattern, finds the minima in the cache lines the
-// search brought in: with two arrays the minima's climb took a fifth of the
-// buffer's sample-and-update benchmark, missing the cache at every level.
-// The package's users search in batches.
+// search reads only sums, and the pairs halve their density: single searches
+// of a cold tree take longer (float32 ones most), batches of 64 do not (they
+// stayed faster than before all of these changes). But an update of leaves
+// just drawn, the replay buffer's pattern, finds the minima in the cache
+// lines the search brought in: with two arrays the minima's climb took a
+// fifth of the buffer's sample-and-update benchmark, missing the cache at
+// every level. The package's users search in batches.
 //
 // Wider trees were tried and dropped. An 8-ary tree with the children's
 // running sums stored per group (one cache line) and a three-step
-// branch-free search within the group searched 64 values in 1.5 µs (1.8 µs
-// with the edge cases), but its updates, which recompute a group of eight
-// per level, took 2.0 to 2.3 µs, and in the replay buffer's benchmark the
-// whole was slower (11.5 to 16.8 µs against 9 to 10 µs); counting the
-// eight children's sums at every level without stored running sums took
-// 2.2 to 3.4 µs to search. Neither a flat array of the cumulative sums of
-// the top 64 or 256 nodes (binary-searched, then descending from there)
-// nor descents that keep a search's state in registers for three levels at
-// a time beat the plain level-by-level batch (1.9 to 2.1 µs for 64): its
-// cost is in the deep levels, whose loads miss the cache.
+// branch-free search within the group searched faster, but its updates,
+// which recompute a group of eight per level, were slower, and in the
+// replay buffer's benchmark the whole was slower; counting the eight
+// children's sums at every level without stored running sums was slower to
+// search. Neither a flat array of the cumulative sums of the top 64 or 256
+// nodes (binary-searched, then descending from there) nor descents that
+// keep a search's state in registers for three levels at a time beat the
+// plain level-by-level batch: its cost is in the deep levels, whose loads
+// miss the cache.
 //
 // A Tree is not safe for concurrent use while one goroutine writes; the
 // replay buffer that owns it serializes access.

@@ -338,8 +338,7 @@ func (t *Tree[F]) find(x F) int {
 // descend goes from the root to a leaf, right whenever x is not below the
 // left sum (subtracting it from x), left otherwise. The step is written
 // without a data-dependent branch: the direction of a random x is a coin
-// flip at every level, which a branch predictor cannot learn (measured
-// 84 ns instead of 130 ns on 100,000 float32 leaves).
+// flip at every level, which a branch predictor cannot learn.
 //
 // For 0 ≤ x < Sum in exact arithmetic this ends on the smallest positive
 // leaf i with v[0] + … + v[i] > x. With rounded sums, x can exceed the sum

@@ -11,13 +11,18 @@
 //   - GORL_BLAS unset or "openblas" loads libopenblas.so.0 through purego; if that
 //     fails, the gonum implementation is used and LoadError says why.
 //
-// OpenBLAS runs on one thread (OPENBLAS_NUM_THREADS=1 is set before loading
-// and openblas_set_num_threads(1) called after) unless the environment sets
-// OPENBLAS_NUM_THREADS: measured here, two threads made the Nature-CNN step
-// and the 64×128×128 product slower, not faster. On amd64, when OPENBLAS_CORETYPE is not
-// set, it is set before loading from the CPU's features (SkylakeX with AVX-512,
-// Haswell with AVX2 and FMA): OpenBLAS 0.3.21 falls back to its SSE3 kernels
-// (Prescott) on CPUs newer than it knows, three times slower here.
+// OpenBLAS runs on one thread (openblas_set_num_threads(1) after loading)
+// unless the environment sets OPENBLAS_NUM_THREADS: two threads made the
+// Nature-CNN step and the 64×128×128 product slower, not faster. On amd64,
+// when OPENBLAS_CORETYPE is not set, the core type is chosen from the CPU's
+// features (SkylakeX with AVX-512, Haswell with AVX2 and FMA): OpenBLAS
+// 0.3.21 falls back to its SSE3 kernels (Prescott) on CPUs newer than it
+// knows, several times slower.
+//
+// OpenBLAS reads both variables only while it is loaded, from the C
+// environment. The loader sets those the user left unset for the load alone
+// (one thread, so that no worker threads start) and restores them right
+// after: the process environment stays as the user set it.
 //
 // Tiny products, and with gonum those whose inner loops are only a few
 // elements long, are computed by plain Go loops, which beat the call overhead
@@ -188,8 +193,8 @@ const smallKRows = 8
 // dimension below shortDot (x·Wᵀ of a layer with few inputs) as op(A)·B′
 // with B′ = Bᵀ copied: gonum computes the Bᵀ form with one assembly dot
 // product per element of C, a few elements long here, and the B form with
-// one assembly AXPY per row. Measured on 16×128×4: 2.6 µs with the copy,
-// 6.5 µs in smallGemm's strided loops, 11 µs in gonum's Bᵀ form.
+// one assembly AXPY per row. With the copy it beats both smallGemm's
+// strided loops and gonum's Bᵀ form (BenchmarkGemm).
 func gonumSmallK(tA bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	buf := smallKPool.Get().(*smallKBuf)
 	bt := buf[:k*n]

@@ -27,14 +27,18 @@ var libraries = []string{"libopenblas.so.0", "libopenblas.so"}
 var sgemmFn uintptr
 
 func loadOpenBLAS() (gemmFunc, string, error) {
-	setCoreType()
-	// Unless the user chose a thread count, ask for one thread before
-	// loading: OpenBLAS then starts no idle worker threads, which otherwise
-	// spin at start-up on the cores the program's goroutines use.
+	// OpenBLAS reads OPENBLAS_NUM_THREADS and OPENBLAS_CORETYPE once, while
+	// it is loaded. Where the user left them unset, they are set for the
+	// load only: one thread, so that OpenBLAS starts no worker threads
+	// (which would spin at start-up on the cores the program's goroutines
+	// use), and the core type for the CPU. The variables are restored right
+	// after, so the process environment stays as the user set it.
 	oneThread := os.Getenv("OPENBLAS_NUM_THREADS") == ""
+	vars := map[string]string{"OPENBLAS_CORETYPE": coreType()}
 	if oneThread {
-		os.Setenv("OPENBLAS_NUM_THREADS", "1")
+		vars["OPENBLAS_NUM_THREADS"] = "1"
 	}
+	restore := setForLoad(vars)
 	var (
 		h   uintptr
 		err error
@@ -44,6 +48,7 @@ func loadOpenBLAS() (gemmFunc, string, error) {
 			break
 		}
 	}
+	restore()
 	if err != nil {
 		return nil, "", fmt.Errorf("blas: loading OpenBLAS: %w", err)
 	}
@@ -67,7 +72,9 @@ func loadOpenBLAS() (gemmFunc, string, error) {
 		return nil, "", err
 	}
 	if oneThread {
-		purego.SyscallN(setThreads, 1) // in case the library was already loaded
+		// The thread count that holds from now on, also where the library
+		// was loaded before and read no variable of ours.
+		purego.SyscallN(setThreads, 1)
 	}
 	threads, _, _ := purego.SyscallN(getThreads)
 	core, _, _ := purego.SyscallN(coreName)
@@ -130,11 +137,40 @@ func cString(p uintptr) string {
 	return b.String()
 }
 
-// setCoreType sets OPENBLAS_CORETYPE from the CPU's features when the
-// environment leaves it unset (see the package documentation).
-func setCoreType() {
-	if runtime.GOARCH != "amd64" || os.Getenv("OPENBLAS_CORETYPE") != "" {
-		return
+// setForLoad sets each variable of vars with a non-empty value that the
+// environment leaves empty or unset, and returns the function that restores
+// them as they were (unset, or set to the empty string).
+func setForLoad(vars map[string]string) (restore func()) {
+	type saved struct {
+		key, val string
+		set      bool
+	}
+	var undo []saved
+	for k, v := range vars {
+		old, set := os.LookupEnv(k)
+		if v == "" || old != "" {
+			continue
+		}
+		if os.Setenv(k, v) == nil {
+			undo = append(undo, saved{k, old, set})
+		}
+	}
+	return func() {
+		for _, u := range undo {
+			if u.set {
+				os.Setenv(u.key, u.val)
+			} else {
+				os.Unsetenv(u.key)
+			}
+		}
+	}
+}
+
+// coreType returns the OPENBLAS_CORETYPE for the CPU's features on amd64
+// (see the package documentation), or "" to leave the choice to OpenBLAS.
+func coreType() string {
+	if runtime.GOARCH != "amd64" {
+		return ""
 	}
 	flags := cpuFlags()
 	has := func(names ...string) bool {
@@ -147,10 +183,11 @@ func setCoreType() {
 	}
 	switch {
 	case has("avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512cd"):
-		os.Setenv("OPENBLAS_CORETYPE", "SkylakeX")
+		return "SkylakeX"
 	case has("avx2", "fma"):
-		os.Setenv("OPENBLAS_CORETYPE", "Haswell")
+		return "Haswell"
 	}
+	return ""
 }
 
 // cpuFlags reads the feature flags of the first processor in /proc/cpuinfo.

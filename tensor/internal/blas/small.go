@@ -1,8 +1,8 @@
 package blas
 
 // tinyWork is the largest m·n·k that always goes to smallGemm: below it a
-// library call, about 120 ns through purego to OpenBLAS, costs more than the
-// arithmetic. See BenchmarkGemm.
+// library call through purego to OpenBLAS costs more than the arithmetic.
+// See BenchmarkGemm.
 const tinyWork = 256
 
 // shortDot is the inner length below which smallGemm computes op(A)·Bᵀ as

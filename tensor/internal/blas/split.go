@@ -13,8 +13,8 @@ const (
 	smallTNArea = 1200
 	smallTNK    = 32
 	// splitRowsTN bounds the rows of C for which a TN product is split:
-	// with more, the 1200-element blocks of C were slower than one call
-	// (64×128×128: 27.8 µs against 27.3 µs).
+	// with more, the 1200-element blocks of C were no faster than one call
+	// (64×128×128).
 	splitRowsTN = 32
 )
 

@@ -1,8 +1,20 @@
-package nd
+// Package ndtest holds test helpers for package nd and its users.
+//
+// # Overview
+//
+// ParseIndex reads numpy's index syntax ("::-1, [0, 2]") into nd.Index
+// values, so that tests and fuzz tests can state indices as numpy writes
+// them. It is a test helper rather than part of nd: programs build indices
+// with nd's constructors.
+package ndtest
 
 import (
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gorl/gorl/nd"
 )
 
 // maxParseDepth bounds the nesting of lists ParseIndex accepts.
@@ -15,9 +27,14 @@ const maxParseDepth = 32
 // "[True, False]"), which becomes a fancy index. Spaces are allowed around
 // tokens. It returns an error wrapping ErrValue describing the first
 // problem; the result is checked against an array only by Array.Index.
-func ParseIndex(s string) ([]Index, error) {
+//
+// A slice is built with nd's constructors. nd has none for a slice with a
+// step and only one of start and stop ("1::2", ":3:-1"); the missing bound
+// becomes the extreme int on its side, which nd clamps to the axis as numpy
+// does, so the selection is the same, but String prints that bound.
+func ParseIndex(s string) ([]nd.Index, error) {
 	p := indexParser{s: s}
-	var out []Index
+	var out []nd.Index
 	for {
 		x, err := p.entry()
 		if err != nil {
@@ -44,7 +61,7 @@ type indexParser struct {
 }
 
 func (p *indexParser) errorf(msg string) error {
-	return errorf(ErrValue, "ParseIndex(%q): %s at offset %d", p.s, msg, p.pos)
+	return fmt.Errorf("%w: ParseIndex(%q): %s at offset %d", nd.ErrValue, p.s, msg, p.pos)
 }
 
 func (p *indexParser) done() bool { return p.pos >= len(p.s) }
@@ -71,17 +88,17 @@ func (p *indexParser) word(w string) bool {
 	return false
 }
 
-func (p *indexParser) entry() (Index, error) {
+func (p *indexParser) entry() (nd.Index, error) {
 	p.space()
 	switch {
 	case p.word("..."):
-		return Ellipsis(), nil
+		return nd.Ellipsis(), nil
 	case p.word("None"):
-		return NewAxis(), nil
+		return nd.NewAxis(), nil
 	case p.pos < len(p.s) && p.s[p.pos] == '[':
 		v, err := p.list(0)
 		if err != nil {
-			return Index{}, err
+			return nd.Index{}, err
 		}
 		return listIndex(v)
 	}
@@ -92,7 +109,7 @@ func (p *indexParser) entry() (Index, error) {
 	for {
 		p.space()
 		if n, ok, err := p.integer(); err != nil {
-			return Index{}, err
+			return nd.Index{}, err
 		} else if ok {
 			parts[colons], has[colons] = n, true
 		}
@@ -104,24 +121,48 @@ func (p *indexParser) entry() (Index, error) {
 	}
 	if colons == 0 {
 		if !has[0] {
-			return Index{}, p.errorf("expected an index")
+			return nd.Index{}, p.errorf("expected an index")
 		}
-		return I(parts[0]), nil
+		return nd.I(parts[0]), nil
 	}
-	x := Index{start: parts[0], stop: parts[1], step: parts[2]}
-	if has[0] {
-		x.flags |= hasStart
+	if has[2] && parts[2] == 0 {
+		return nd.Index{}, p.errorf("slice step cannot be zero")
 	}
-	if has[1] {
-		x.flags |= hasStop
+	return slice(parts, has), nil
+}
+
+// slice builds the slice start:stop:step, each part present where has says.
+func slice(parts [3]int, has [3]bool) nd.Index {
+	start, stop, step := parts[0], parts[1], parts[2]
+	switch has {
+	case [3]bool{}:
+		return nd.All()
+	case [3]bool{true, false, false}:
+		return nd.From(start)
+	case [3]bool{false, true, false}:
+		return nd.To(stop)
+	case [3]bool{false, false, true}:
+		return nd.Step(step)
+	case [3]bool{true, true, false}:
+		return nd.Range(start, stop)
 	}
-	if has[2] {
-		x.flags |= hasStep
-		if parts[2] == 0 {
-			return Index{}, p.errorf("slice step cannot be zero")
+	if !has[2] {
+		step = 1
+	}
+	// A missing bound is the extreme on its side, which nd clamps.
+	if !has[0] {
+		start = math.MinInt
+		if step < 0 {
+			start = math.MaxInt
 		}
 	}
-	return x, nil
+	if !has[1] {
+		stop = math.MaxInt
+		if step < 0 {
+			stop = math.MinInt
+		}
+	}
+	return nd.RangeStep(start, stop, step)
 }
 
 func (p *indexParser) integer() (int, bool, error) {
@@ -193,97 +234,25 @@ func (p *indexParser) list(depth int) ([]any, error) {
 }
 
 // listIndex turns a parsed list into a fancy index.
-func listIndex(v []any) (Index, error) {
-	a, err := New(v)
+func listIndex(v []any) (nd.Index, error) {
+	a, err := nd.New(v)
 	if err != nil {
-		return Index{}, errorf(ErrValue, "ParseIndex: %v", err)
+		return nd.Index{}, fmt.Errorf("%w: ParseIndex: %v", nd.ErrValue, err)
 	}
-	if a.size == 0 {
-		a = Zeros(Int64, a.shape...) // [] and [[]] are empty integer indices
+	if a.Size() == 0 {
+		a = nd.Zeros(nd.Int64, a.Shape()...) // [] and [[]] are empty integer indices
 	}
 	switch {
-	case a.dt == Bool && len(a.shape) == 1:
-		return Mask(Data[bool](a)...), nil
-	case a.dt == Bool:
-		return MaskArray(a), nil
-	case len(a.shape) == 1:
-		ints := make([]int, a.size)
-		for i, x := range Data[int64](a) {
+	case a.DType() == nd.Bool && len(a.Shape()) == 1:
+		return nd.Mask(nd.Data[bool](a)...), nil
+	case a.DType() == nd.Bool:
+		return nd.MaskArray(a), nil
+	case len(a.Shape()) == 1:
+		ints := make([]int, a.Size())
+		for i, x := range nd.Data[int64](a) {
 			ints[i] = int(x)
 		}
-		return Ints(ints...), nil
+		return nd.Ints(ints...), nil
 	}
-	return IntArray(a), nil
-}
-
-// String returns the index in numpy syntax, as ParseIndex reads it: "0",
-// "1:3", "::-1", ":", "[0, 2]", "[True, False]", "[[0], [1]]", "None",
-// "...".
-func (x Index) String() string {
-	switch x.kind {
-	case idxInt:
-		return strconv.Itoa(x.start)
-	case idxInts:
-		b := []byte{'['}
-		for i, v := range x.ints {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			b = strconv.AppendInt(b, int64(v), 10)
-		}
-		return string(append(b, ']'))
-	case idxMask:
-		b := []byte{'['}
-		for i, v := range x.mask {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			b = append(b, Repr(v)...)
-		}
-		return string(append(b, ']'))
-	case idxIntArray, idxMaskArray:
-		if x.arr == nil {
-			return "[]"
-		}
-		return nestedList(x.arr)
-	case idxNewAxis:
-		return "None"
-	case idxEllipsis:
-		return "..."
-	}
-	var b []byte
-	if x.flags&hasStart != 0 {
-		b = strconv.AppendInt(b, int64(x.start), 10)
-	}
-	b = append(b, ':')
-	if x.flags&hasStop != 0 {
-		b = strconv.AppendInt(b, int64(x.stop), 10)
-	}
-	if x.flags&hasStep != 0 {
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(x.step), 10)
-	}
-	return string(b)
-}
-
-// nestedList prints an array as a Python nested list: [[0, 1], [2, 3]].
-func nestedList(a *Array) string {
-	var b strings.Builder
-	var rec func(axis, off int)
-	rec = func(axis, off int) {
-		if axis == len(a.shape) {
-			b.WriteString(Repr(a.value(off)))
-			return
-		}
-		b.WriteByte('[')
-		for i := 0; i < a.shape[axis]; i++ {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			rec(axis+1, off+i*a.strides[axis])
-		}
-		b.WriteByte(']')
-	}
-	rec(0, a.off)
-	return b.String()
+	return nd.IntArray(a), nil
 }
