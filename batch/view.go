@@ -25,16 +25,16 @@ type keySpec struct {
 }
 
 var (
-	obsKeys     = []keySpec{{"obs", anyValue}, {"info", anyValue}}
-	actKeys     = []keySpec{{"act", arrayValue}}
-	stateKeys   = []keySpec{{"state", anyValue}}
-	rolloutKeys = []keySpec{{"obs_next", anyValue}, {"rew", arrayValue}, {"terminated", arrayValue}, {"truncated", arrayValue}}
-	returnsKeys = []keySpec{{"returns", arrayValue}}
-	advKeys     = []keySpec{{"adv", arrayValue}, {"v_s", arrayValue}}
-	logpOldKeys = []keySpec{{"logp_old", arrayValue}}
-	logitsKeys  = []keySpec{{"logits", anyValue}}
-	distKeys    = []keySpec{{"dist", leafValue}}
-	logProbKeys = []keySpec{{"log_prob", anyValue}}
+	obsKeys     = []keySpec{{KeyObs, anyValue}, {KeyInfo, anyValue}}
+	actKeys     = []keySpec{{KeyAct, arrayValue}}
+	stateKeys   = []keySpec{{KeyState, anyValue}}
+	rolloutKeys = []keySpec{{KeyObsNext, anyValue}, {KeyRew, arrayValue}, {KeyTerminated, arrayValue}, {KeyTruncated, arrayValue}}
+	returnsKeys = []keySpec{{KeyReturns, arrayValue}}
+	advKeys     = []keySpec{{KeyAdv, arrayValue}, {KeyVS, arrayValue}}
+	logpOldKeys = []keySpec{{KeyLogpOld, arrayValue}}
+	logitsKeys  = []keySpec{{KeyLogits, anyValue}}
+	distKeys    = []keySpec{{KeyDist, leafValue}}
+	logProbKeys = []keySpec{{KeyLogProb, anyValue}}
 	actStateAll = [][]keySpec{actKeys, stateKeys}
 	rolloutAll  = [][]keySpec{obsKeys, actKeys, rolloutKeys}
 	returnsAll  = [][]keySpec{obsKeys, actKeys, rolloutKeys, returnsKeys}
@@ -95,129 +95,129 @@ type obsPart struct{ b *Batch }
 
 // Obs returns the observation of step t (an array, or a Batch for dict
 // observations).
-func (p obsPart) Obs() any { return p.b.value("obs") }
+func (p obsPart) Obs() any { return p.b.value(KeyObs) }
 
 // SetObs stores the observation (converted as New converts values).
-func (p obsPart) SetObs(v any) error { return p.b.Set("obs", v) }
+func (p obsPart) SetObs(v any) error { return p.b.Set(KeyObs, v) }
 
 // Info returns the info of step t.
-func (p obsPart) Info() any { return p.b.value("info") }
+func (p obsPart) Info() any { return p.b.value(KeyInfo) }
 
 // SetInfo stores the info (converted as New converts values).
-func (p obsPart) SetInfo(v any) error { return p.b.Set("info", v) }
+func (p obsPart) SetInfo(v any) error { return p.b.Set(KeyInfo, v) }
 
 // actPart gives the accessors of act.
 type actPart struct{ b *Batch }
 
 // Act returns the action array.
-func (p actPart) Act() *nd.Array { return p.b.array("act") }
+func (p actPart) Act() *nd.Array { return p.b.array(KeyAct) }
 
 // SetAct stores the action array.
-func (p actPart) SetAct(a *nd.Array) { p.b.put("act", a) }
+func (p actPart) SetAct(a *nd.Array) { p.b.put(KeyAct, a) }
 
 // statePart gives the accessors of state.
 type statePart struct{ b *Batch }
 
 // State returns the policy's hidden state (nil when it has none).
-func (p statePart) State() any { return p.b.value("state") }
+func (p statePart) State() any { return p.b.value(KeyState) }
 
 // SetState stores the hidden state (converted as New converts values).
-func (p statePart) SetState(v any) error { return p.b.Set("state", v) }
+func (p statePart) SetState(v any) error { return p.b.Set(KeyState, v) }
 
 // rolloutPart gives the accessors of obs_next, rew, terminated and
 // truncated.
 type rolloutPart struct{ b *Batch }
 
 // ObsNext returns the observation of step t+1.
-func (p rolloutPart) ObsNext() any { return p.b.value("obs_next") }
+func (p rolloutPart) ObsNext() any { return p.b.value(KeyObsNext) }
 
 // SetObsNext stores the next observation (converted as New converts
 // values).
-func (p rolloutPart) SetObsNext(v any) error { return p.b.Set("obs_next", v) }
+func (p rolloutPart) SetObsNext(v any) error { return p.b.Set(KeyObsNext, v) }
 
 // Rew returns the reward array.
-func (p rolloutPart) Rew() *nd.Array { return p.b.array("rew") }
+func (p rolloutPart) Rew() *nd.Array { return p.b.array(KeyRew) }
 
 // SetRew stores the reward array.
-func (p rolloutPart) SetRew(a *nd.Array) { p.b.put("rew", a) }
+func (p rolloutPart) SetRew(a *nd.Array) { p.b.put(KeyRew, a) }
 
 // Terminated returns the terminated flags.
-func (p rolloutPart) Terminated() *nd.Array { return p.b.array("terminated") }
+func (p rolloutPart) Terminated() *nd.Array { return p.b.array(KeyTerminated) }
 
 // SetTerminated stores the terminated flags.
-func (p rolloutPart) SetTerminated(a *nd.Array) { p.b.put("terminated", a) }
+func (p rolloutPart) SetTerminated(a *nd.Array) { p.b.put(KeyTerminated, a) }
 
 // Truncated returns the truncated flags.
-func (p rolloutPart) Truncated() *nd.Array { return p.b.array("truncated") }
+func (p rolloutPart) Truncated() *nd.Array { return p.b.array(KeyTruncated) }
 
 // SetTruncated stores the truncated flags.
-func (p rolloutPart) SetTruncated(a *nd.Array) { p.b.put("truncated", a) }
+func (p rolloutPart) SetTruncated(a *nd.Array) { p.b.put(KeyTruncated, a) }
 
 // returnsPart gives the accessors of returns.
 type returnsPart struct{ b *Batch }
 
 // Returns returns the computed returns.
-func (p returnsPart) Returns() *nd.Array { return p.b.array("returns") }
+func (p returnsPart) Returns() *nd.Array { return p.b.array(KeyReturns) }
 
 // SetReturns stores the returns.
-func (p returnsPart) SetReturns(a *nd.Array) { p.b.put("returns", a) }
+func (p returnsPart) SetReturns(a *nd.Array) { p.b.put(KeyReturns, a) }
 
 // advPart gives the accessors of adv and v_s.
 type advPart struct{ b *Batch }
 
 // Adv returns the advantages.
-func (p advPart) Adv() *nd.Array { return p.b.array("adv") }
+func (p advPart) Adv() *nd.Array { return p.b.array(KeyAdv) }
 
 // SetAdv stores the advantages.
-func (p advPart) SetAdv(a *nd.Array) { p.b.put("adv", a) }
+func (p advPart) SetAdv(a *nd.Array) { p.b.put(KeyAdv, a) }
 
 // VS returns the state values V(s) (key v_s).
-func (p advPart) VS() *nd.Array { return p.b.array("v_s") }
+func (p advPart) VS() *nd.Array { return p.b.array(KeyVS) }
 
 // SetVS stores the state values.
-func (p advPart) SetVS(a *nd.Array) { p.b.put("v_s", a) }
+func (p advPart) SetVS(a *nd.Array) { p.b.put(KeyVS, a) }
 
 // logpOldPart gives the accessors of logp_old.
 type logpOldPart struct{ b *Batch }
 
 // LogpOld returns the log-probabilities of the actions under the policy
 // that collected them.
-func (p logpOldPart) LogpOld() *nd.Array { return p.b.array("logp_old") }
+func (p logpOldPart) LogpOld() *nd.Array { return p.b.array(KeyLogpOld) }
 
 // SetLogpOld stores the old log-probabilities.
-func (p logpOldPart) SetLogpOld(a *nd.Array) { p.b.put("logp_old", a) }
+func (p logpOldPart) SetLogpOld(a *nd.Array) { p.b.put(KeyLogpOld, a) }
 
 // logitsPart gives the accessors of logits.
 type logitsPart struct{ b *Batch }
 
 // Logits returns the model's raw output (an array or a custom leaf such
 // as an autodiff tensor).
-func (p logitsPart) Logits() any { return p.b.value("logits") }
+func (p logitsPart) Logits() any { return p.b.value(KeyLogits) }
 
 // SetLogits stores the logits (converted as New converts values).
-func (p logitsPart) SetLogits(v any) error { return p.b.Set("logits", v) }
+func (p logitsPart) SetLogits(v any) error { return p.b.Set(KeyLogits, v) }
 
 // distPart gives the accessors of dist.
 type distPart struct{ b *Batch }
 
 // Dist returns the action distribution.
 func (p distPart) Dist() Leaf {
-	l, _ := p.b.value("dist").(Leaf)
+	l, _ := p.b.value(KeyDist).(Leaf)
 	return l
 }
 
 // SetDist stores the action distribution.
-func (p distPart) SetDist(l Leaf) { p.b.put("dist", l) }
+func (p distPart) SetDist(l Leaf) { p.b.put(KeyDist, l) }
 
 // logProbPart gives the accessors of log_prob.
 type logProbPart struct{ b *Batch }
 
 // LogProb returns the log-probabilities of the actions.
-func (p logProbPart) LogProb() any { return p.b.value("log_prob") }
+func (p logProbPart) LogProb() any { return p.b.value(KeyLogProb) }
 
 // SetLogProb stores the log-probabilities (converted as New converts
 // values).
-func (p logProbPart) SetLogProb(v any) error { return p.b.Set("log_prob", v) }
+func (p logProbPart) SetLogProb(v any) error { return p.b.Set(KeyLogProb, v) }
 
 // Obs is a Batch with obs and info (ObsBatchProtocol).
 type Obs struct {
