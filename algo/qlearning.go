@@ -59,11 +59,11 @@ func (q *QReturns) Preprocess(b *batch.Batch, buf EpisodeStore, indices []int, g
 		}
 		src = &q.next
 	}
-	obsNext, ok := src.Get("obs_next")
+	obsNext, ok := src.Get(batch.KeyObsNext)
 	if !ok {
 		return fmt.Errorf("algo: n-step returns: the sampled batch has no obs_next")
 	}
-	if err := q.nextIn.Set("obs", obsNext); err != nil {
+	if err := q.nextIn.Set(batch.KeyObs, obsNext); err != nil {
 		return fmt.Errorf("algo: n-step returns: obs_next: %w", err)
 	}
 	q.tq = slices.Grow(q.tq[:0], k)[:k]
@@ -75,7 +75,7 @@ func (q *QReturns) Preprocess(b *batch.Batch, buf EpisodeStore, indices []int, g
 		q.retArr, _ = nd.FromSlice(q.ret) // a slice of float32 always converts
 	}
 	q.nstep.ReturnsTo(q.ret, q.tq)
-	return b.Set("returns", q.retArr)
+	return b.Set(batch.KeyReturns, q.retArr)
 }
 
 // DiscreteActions reads the logged actions of a Discrete action space from
@@ -95,7 +95,7 @@ type DiscreteActions struct {
 // Read returns an error if b has no "act" array, if it is not 1-d or of
 // another dtype, or if an action is outside space.
 func (a *DiscreteActions) Read(b *batch.Batch, space *env.Discrete) ([]int, error) {
-	act, err := b.Array("act")
+	act, err := b.Array(batch.KeyAct)
 	if err != nil {
 		return nil, fmt.Errorf("algo: %w", err)
 	}

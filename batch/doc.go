@@ -33,28 +33,13 @@
 // Batch.AsType, Empty and Batch.Empty). Functions whose first argument is a
 // destination end in To.
 //
-// # Typed views
+// # Transition keys
 //
-// The Go form of Tianshou's BatchProtocol hierarchy is a set
-// of view types over a *Batch, each made by an As function that checks the
-// keys once and returns an error naming every missing key:
-//
-//	Obs            obs, info                         AsObs
-//	Act            act                               AsAct
-//	ActState       act, state                        AsActState
-//	Rollout        obs, obs_next, act, rew,          AsRollout
-//	               terminated, truncated, info
-//	WithReturns    Rollout + returns                 AsWithReturns
-//	WithAdvantages WithReturns + adv, v_s            AsWithAdvantages
-//	LogpOld        WithAdvantages + logp_old         AsLogpOld
-//	ModelOutput    ActState + logits                 AsModelOutput
-//	Dist           ModelOutput + dist                AsDist
-//	DistLogProb    Dist + log_prob                   AsDistLogProb
-//
-// A view holds no data: its accessors (Rew, SetRew, Obs, …) read and write
-// the Batch, whose methods the view also has. act, rew, terminated,
-// truncated, returns, adv, v_s and logp_old must be arrays and dist a
-// custom Leaf; the other keys may hold any value.
+// The keys of the transition schema that collectors, buffers, policies and
+// algorithms share are constants ([KeyObs], [KeyAct], [KeyRew],
+// [KeyObsNext], [KeyReturns], …, each documented with what it holds and
+// who writes it). A component reads the keys it needs with [Batch.Array]
+// or [Batch.Get] and returns an error naming a missing one.
 //
 // # Invariants
 //
@@ -260,4 +245,12 @@
 //     leaves), so resetting it would change the original.
 //   - Empty turns a string or other scalar into nil, as Tianshou's empty_
 //     does.
+//   - Tianshou's BatchProtocol classes have no typed views
+//     here: the keys are constants and each component reads the keys it
+//     needs. Protocols are static hints in Python, never checked; views
+//     checked at run time required every key of a protocol, so they
+//     refused batches the algorithms read correctly (a buffer that stored
+//     no info, DQN's Machin-style batches of obs, act and returns), and a
+//     view per reader's key set would be a second way to read a batch.
+//     docs/design.md gives the trial and its measurements.
 package batch

@@ -740,53 +740,33 @@ func ExampleLeaf() {
 	// After: [1] a: [1 1]
 }
 
-// Seed 001 §4: typed views, the Go form of BatchProtocol.
-func ExampleAsRollout() {
-	act, _ := batch.AsAct(batch.MustNew("act", []int{1, 2, 3}))
-	fmt.Println("Act:", act.Act().Str())
-	obs, _ := batch.AsObs(batch.MustNew("obs", [][]float64{{1, 2}, {3, 4}}, "info", batch.MustNew()))
-	fmt.Println("Obs:", obs.Obs().(*nd.Array).Str())
-	rollout, err := batch.AsRollout(batch.MustNew(
-		"obs", [][]float64{{1, 2}, {3, 4}},
-		"obs_next", [][]float64{{2, 3}, {4, 5}},
-		"act", []int{0, 1},
-		"rew", []float64{1, 2},
-		"terminated", []bool{false, true},
-		"truncated", []bool{false, false},
-		"info", batch.MustNew(),
-	))
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println("Rollout reward:", rollout.Rew().Str())
-	_, err = batch.AsRollout(batch.MustNew("obs", []int{1, 2, 3}, "act", []int{0}))
-	fmt.Println(err)
-	// Output:
-	// Act: [1 2 3]
-	// Obs: [[1. 2.]
-	//  [3. 4.]]
-	// Rollout reward: [1. 2.]
-	// batch: Rollout view: missing keys info, obs_next, rew, terminated, truncated
-}
-
-// Seed 001 §8: a function that takes a typed view (train_step), with
-// deterministic data instead of the seed's random draw.
-func ExampleRollout() {
-	trainStep := func(b batch.Rollout) float64 {
-		d, _ := nd.Sub(b.Rew(), 0.5)
+// Seed 001 §4 and §8: BatchProtocol's typed fields are the schema's Key
+// constants; a function that takes a batch (train_step) reads the keys it
+// needs, with deterministic data instead of the seed's random draw, and a
+// missing key is an error naming it.
+func ExampleKeyRew() {
+	trainStep := func(b *batch.Batch) (float64, error) {
+		rew, err := b.Array(batch.KeyRew)
+		if err != nil {
+			return 0, err
+		}
+		d, _ := nd.Sub(rew, 0.5)
 		sq, _ := nd.Mul(d, d)
 		m, _ := nd.Mean(sq)
-		return m.Item().(float64)
+		return m.Item().(float64), nil
 	}
 	b := batch.MustNew(
-		"obs", nd.Zeros(nd.Float64, 4, 4), "obs_next", nd.Zeros(nd.Float64, 4, 4),
-		"act", []int{0, 1, 1, 0}, "rew", []float64{0, 1, 0.5, 1.5},
-		"terminated", make([]bool, 4), "truncated", make([]bool, 4), "info", batch.MustNew(),
+		batch.KeyObs, nd.Zeros(nd.Float64, 4, 4), batch.KeyObsNext, nd.Zeros(nd.Float64, 4, 4),
+		batch.KeyAct, []int{0, 1, 1, 0}, batch.KeyRew, []float64{0, 1, 0.5, 1.5},
+		batch.KeyTerminated, make([]bool, 4), batch.KeyTruncated, make([]bool, 4),
 	)
-	r, _ := batch.AsRollout(b)
-	fmt.Printf("Loss: %.4f\n", trainStep(r))
+	loss, _ := trainStep(b)
+	fmt.Printf("Loss: %.4f\n", loss)
+	_, err := trainStep(batch.MustNew(batch.KeyObs, []int{1, 2, 3}))
+	fmt.Println(err)
 	// Output:
 	// Loss: 0.3750
+	// batch: key rew: no such key
 }
 
 // Seed 001 §8 pattern 1: building a batch from steps (stacked rows).
@@ -901,22 +881,6 @@ func ExampleBatch_Shape() {
 	// )
 }
 
-// Seed 001 §4: a function that takes an Obs view (process_observations).
-func ExampleAsObs() {
-	processObservations := func(b batch.Obs) *nd.Array {
-		obs, _ := b.Obs().(*nd.Array)
-		return obs
-	}
-	info, _ := nd.FromSlice([]any{map[string]any{}}) // np.array([{}], dtype=object)
-	obsData, err := batch.AsObs(batch.MustNew("obs", []int{1, 2, 3}, "info", info))
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println("Processed obs:", processObservations(obsData).Str())
-	// Output:
-	// Processed obs: [1 2 3]
-}
-
 // Seed 001 §8 "When to nest vs flatten": nested keys are reached by path.
 func ExampleBatch_Array() {
 	nested := batch.MustNew(
@@ -931,66 +895,6 @@ func ExampleBatch_Array() {
 	// Output:
 	// obs.camera shape: [32 64 64 3]
 	// camera shape: [32 64 64 3]
-}
-
-// The views of an on-policy update: a Rollout with returns, advantages and
-// old log-probabilities is a LogpOld, which is also a WithAdvantages and a
-// WithReturns.
-func ExampleLogpOld() {
-	b := batch.MustNew(
-		"obs", [][]float32{{0, 1}, {1, 0}}, "obs_next", [][]float32{{1, 0}, {0, 0}},
-		"act", []int{1, 0}, "rew", []float32{1, 1},
-		"terminated", []bool{false, true}, "truncated", []bool{false, false}, "info", batch.MustNew(),
-	)
-	if _, err := batch.AsWithReturns(b); err != nil {
-		fmt.Println(err)
-	}
-	b.Set("returns", []float32{2, 1})
-	b.Set("v_s", []float32{1.5, 0.75})
-	ret, _ := batch.AsWithReturns(b)
-	vs, _ := b.Array("v_s")
-	a, _ := nd.Sub(ret.Returns(), vs)
-	b.Set("adv", a)
-	b.Set("logp_old", []float32{-0.1, -2.3})
-	lo, err := batch.AsLogpOld(b)
-	if err != nil {
-		panic(err)
-	}
-	wa, _ := batch.AsWithAdvantages(lo.Batch)
-	fmt.Printf("adv %s, logp_old %s, v_s %s\n", wa.Adv().Str(), lo.LogpOld().Str(), lo.VS().Str())
-	// Output:
-	// batch: WithReturns view: missing keys returns
-	// adv [0.5  0.25], logp_old [-0.1 -2.3], v_s [1.5  0.75]
-}
-
-// The views of a policy's output: act, state, logits, a distribution as a
-// custom leaf and its log-probabilities.
-func ExampleDistLogProb() {
-	dist, _ := batchtest.NewCategorical(nd.MustNew([][]float64{{0.9, 0.1}, {0.2, 0.8}}))
-	out := batch.MustNew("act", []int{0, 1}, "state", nil, "logits", [][]float64{{2.2, 0}, {0, 1.4}})
-	if _, err := batch.AsDist(out); err != nil {
-		fmt.Println(err)
-	}
-	mo, _ := batch.AsModelOutput(out)
-	fmt.Println("state:", mo.State())
-	out.Set("dist", dist)
-	d, _ := batch.AsDist(out)
-	d.Set("log_prob", []float64{math.Log(0.9), math.Log(0.8)})
-	dl, err := batch.AsDistLogProb(out)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(dl.Dist())
-	fmt.Printf("log_prob %.3f\n", nd.ToSlice[float64](dl.LogProb().(*nd.Array)))
-	as, _ := batch.AsActState(out)
-	fmt.Println("act:", as.Act().Str())
-	// Output:
-	// batch: Dist view: missing keys dist
-	// state: <nil>
-	// Categorical(probs: array([[0.9, 0.1],
-	//        [0.2, 0.8]]))
-	// log_prob [-0.105 -0.223]
-	// act: [0 1]
 }
 
 // Errors name the key path they concern and wrap a sentinel (and nd's error

@@ -9,7 +9,7 @@ import (
 )
 
 // requiredKeys are the keys every transition given to Add must hold.
-var requiredKeys = [...]string{"obs", "act", "rew", "terminated", "truncated"}
+var requiredKeys = [...]string{batch.KeyObs, batch.KeyAct, batch.KeyRew, batch.KeyTerminated, batch.KeyTruncated}
 
 type srcKind uint8
 
@@ -187,10 +187,10 @@ func (c *core) match(in *batch.Batch, n *node, top string, st *addState) error {
 	for key, v := range in.Items() {
 		t := top
 		if n == &c.root {
-			if key == "done" || key == "obs_next" && c.cfg.IgnoreObsNext {
+			if key == batch.KeyDone || key == batch.KeyObsNext && c.cfg.IgnoreObsNext {
 				continue
 			}
-			if _, ok := v.(*batch.Batch); ok && (key == "rew" || key == "terminated" || key == "truncated") {
+			if _, ok := v.(*batch.Batch); ok && (key == batch.KeyRew || key == batch.KeyTerminated || key == batch.KeyTruncated) {
 				return errorf(ErrType, key, "Add: must be one value per transition, got "+describe(v))
 			}
 			t = key
@@ -358,7 +358,7 @@ type colSpec struct {
 
 // specFor returns the column a new key's value needs.
 func (c *core) specFor(path, top string, v any, st *addState) (colSpec, error) {
-	obs := top == "obs" || top == "obs_next"
+	obs := top == batch.KeyObs || top == batch.KeyObsNext
 	switch x := v.(type) {
 	case *nd.Array:
 		if err := c.checkLeading(path, x, obs, st); err != nil {
@@ -367,12 +367,12 @@ func (c *core) specFor(path, top string, v any, st *addState) (colSpec, error) {
 		row := x.Shape()[c.frameAxes(obs, st):]
 		dt := x.DType()
 		switch top {
-		case "rew":
+		case batch.KeyRew:
 			if dt == nd.Object || len(row) != 0 {
 				return colSpec{}, errorf(ErrType, path, "Add: rew must be one number per transition, got "+describe(x))
 			}
 			dt = nd.Float64
-		case "terminated", "truncated":
+		case batch.KeyTerminated, batch.KeyTruncated:
 			if dt == nd.Object || len(row) != 0 {
 				return colSpec{}, errorf(ErrType, path, "Add: flags must be one bool or number per transition, got "+describe(x))
 			}
@@ -386,7 +386,7 @@ func (c *core) specFor(path, top string, v any, st *addState) (colSpec, error) {
 		return colSpec{dt: nd.Object, leaf: true}, nil
 	default:
 		switch top {
-		case "rew", "terminated", "truncated":
+		case batch.KeyRew, batch.KeyTerminated, batch.KeyTruncated:
 			return colSpec{}, errorf(ErrType, path, "Add: must be a number per transition, got "+describe(x))
 		}
 		return colSpec{dt: nd.Object}, nil
@@ -439,10 +439,10 @@ func (c *core) commit(st *addState) {
 		p.parent.b.Set(p.key, k.value())
 	}
 	if c.doneCol == nil {
-		k := &node{key: "done", path: "done"}
+		k := &node{key: batch.KeyDone, path: batch.KeyDone}
 		c.root.kids = append(c.root.kids, k)
-		k.col = c.newColumn(k.path, "done", colSpec{dt: nd.Bool})
-		c.root.b.Set("done", k.col.arr)
+		k.col = c.newColumn(k.path, batch.KeyDone, colSpec{dt: nd.Bool})
+		c.root.b.Set(batch.KeyDone, k.col.arr)
 	}
 	c.bindSpecial()
 	c.buildOuts()
@@ -513,8 +513,8 @@ func (c *core) newColumn(path, top string, spec colSpec) *column {
 	col := &column{
 		id: len(c.cols), path: path, top: top, arr: arr, row: spec.row,
 		rowLen: 1, st: newStore(arr), leaf: spec.leaf,
-		obs:  top == "obs" || top == "obs_next",
-		flag: path == "terminated" || path == "truncated",
+		obs:  top == batch.KeyObs || top == batch.KeyObsNext,
+		flag: path == batch.KeyTerminated || path == batch.KeyTruncated,
 	}
 	for _, d := range spec.row {
 		col.rowLen *= d
@@ -532,7 +532,7 @@ func (c *core) bindSpecial() {
 		}
 		return nil
 	}
-	c.rewCol, c.termCol, c.truncCol, c.doneCol = get("rew"), get("terminated"), get("truncated"), get("done")
+	c.rewCol, c.termCol, c.truncCol, c.doneCol = get(batch.KeyRew), get(batch.KeyTerminated), get(batch.KeyTruncated), get(batch.KeyDone)
 	c.rew = c.rewCol.st.(typed[float64]).s
 	c.term = c.termCol.st.(typed[bool]).s
 	c.trunc = c.truncCol.st.(typed[bool]).s

@@ -498,7 +498,7 @@ func (c *core) buildSchema(root *schemaNode) error {
 	for _, s := range []struct {
 		key string
 		dt  nd.DType
-	}{{"rew", nd.Float64}, {"terminated", nd.Bool}, {"truncated", nd.Bool}, {"done", nd.Bool}} {
+	}{{batch.KeyRew, nd.Float64}, {batch.KeyTerminated, nd.Bool}, {batch.KeyTruncated, nd.Bool}, {batch.KeyDone, nd.Bool}} {
 		k := c.root.child(s.key)
 		if k == nil || k.col == nil || k.col.arr.DType() != s.dt || len(k.col.row) != 0 {
 			return errorf(ErrFormat, s.key, fmt.Sprintf("schema lacks a %v column of one value per transition", s.dt))

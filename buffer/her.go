@@ -70,10 +70,10 @@ func (c *core) restoreHER() {
 	if h == nil || len(h.altered) == 0 {
 		return
 	}
-	g := c.herColumn("obs.desired_goal")
+	g := c.herColumn(obsDesired)
 	g.st.put(h.altered, g.rowLen, h.goal, 0, g.rowLen)
 	if h.nextGoal != nil {
-		ng := c.herColumn("obs_next.desired_goal")
+		ng := c.herColumn(nextDesired)
 		ng.st.put(h.altered, ng.rowLen, h.nextGoal, 0, ng.rowLen)
 	}
 	for k, i := range h.altered {
@@ -104,8 +104,8 @@ func (c *core) relabel(indices []int, rng *rand.Rand) {
 	if h.reward == nil {
 		panic(errorf(ErrValue, "", "HER: no reward function (set HERConfig.Reward or call SetRewardFunc)"))
 	}
-	goal, ach := c.herColumn("obs.desired_goal"), c.herColumn("obs.achieved_goal")
-	nextGoal, nextAch := c.herColumn("obs_next.desired_goal"), c.herColumn("obs_next.achieved_goal")
+	goal, ach := c.herColumn(obsDesired), c.herColumn(obsAchieved)
+	nextGoal, nextAch := c.herColumn(nextDesired), c.herColumn(nextAchieved)
 	if goal == nil || ach == nil || nextAch != nil && (nextGoal == nil || !slices.Equal(nextAch.row, goal.row)) ||
 		!slices.Equal(ach.row, goal.row) || nextGoal != nil && !slices.Equal(nextGoal.row, goal.row) {
 		return // no goals of one shape stored (possible only in a crafted file)
@@ -288,14 +288,23 @@ func newHER(hc HERConfig) (*herState, error) {
 	return &herState{horizon: hc.Horizon, futureK: hc.futureK(), reward: hc.Reward}, nil
 }
 
+// The goal keys of dict observations that hindsight relabelling reads and
+// writes.
+const (
+	obsAchieved  = batch.KeyObs + ".achieved_goal"
+	obsDesired   = batch.KeyObs + ".desired_goal"
+	nextAchieved = batch.KeyObsNext + ".achieved_goal"
+	nextDesired  = batch.KeyObsNext + ".desired_goal"
+)
+
 // checkGoals checks that data has the goal keys hindsight relabelling
 // needs, arrays of one shape.
 func checkGoals(data *batch.Batch) error {
 	var shape []int
-	for _, k := range [...]string{"obs.achieved_goal", "obs.desired_goal", "obs_next.achieved_goal", "obs_next.desired_goal"} {
+	for _, k := range [...]string{obsAchieved, obsDesired, nextAchieved, nextDesired} {
 		v, ok := data.Get(k)
 		if !ok {
-			if k[:4] == "obs." {
+			if k == obsAchieved || k == obsDesired {
 				return errorf(ErrKey, k, "Add: a hindsight buffer needs dict observations with achieved_goal and desired_goal")
 			}
 			continue

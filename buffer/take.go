@@ -67,13 +67,13 @@ func (c *core) buildOuts() {
 			}
 		}
 	}
-	first := []string{"obs", "act", "rew", "terminated", "truncated", "done", "obs_next", "info", "policy"}
+	first := []string{batch.KeyObs, batch.KeyAct, batch.KeyRew, batch.KeyTerminated, batch.KeyTruncated, batch.KeyDone, batch.KeyObsNext, batch.KeyInfo, batch.KeyPolicy}
 	for _, key := range first {
 		if k := c.root.child(key); k != nil {
 			walk(k, key, outPlain)
-		} else if key == "obs_next" && c.cfg.IgnoreObsNext {
-			if o := c.root.child("obs"); o != nil {
-				walk(o, "obs_next", outNext)
+		} else if key == batch.KeyObsNext && c.cfg.IgnoreObsNext {
+			if o := c.root.child(batch.KeyObs); o != nil {
+				walk(o, batch.KeyObsNext, outNext)
 			}
 		}
 	}
@@ -178,7 +178,7 @@ func (c *core) TakeTo(dst *batch.Batch, indices []int) error {
 		}
 	}
 	if c.prio != nil {
-		w, err := ensure(dst, "weight", nd.Float64, n, 0, nil)
+		w, err := ensure(dst, batch.KeyWeight, nd.Float64, n, 0, nil)
 		if err != nil {
 			return err
 		}

@@ -44,13 +44,13 @@ func (c *core) update(other Buffer) ([]int, error) {
 	// Plan and check the columns before changing anything.
 	var plans []copyPlan
 	for _, sc := range o.cols {
-		if sc.top == "obs_next" && c.cfg.IgnoreObsNext {
+		if sc.top == batch.KeyObsNext && c.cfg.IgnoreObsNext {
 			continue
 		}
 		plans = append(plans, copyPlan{src: sc, path: sc.path, spec: colSpec{dt: sc.arr.DType(), row: sc.row, leaf: sc.leaf}})
-		if sc.top == "obs" && o.cfg.IgnoreObsNext && !c.cfg.IgnoreObsNext {
+		if sc.top == batch.KeyObs && o.cfg.IgnoreObsNext && !c.cfg.IgnoreObsNext {
 			p := plans[len(plans)-1]
-			p.path, p.next = "obs_next"+strings.TrimPrefix(sc.path, "obs"), true
+			p.path, p.next = batch.KeyObsNext+strings.TrimPrefix(sc.path, batch.KeyObs), true
 			plans = append(plans, p)
 		}
 	}

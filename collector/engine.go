@@ -259,13 +259,13 @@ func (e *engine) act(ids []int, random bool) (action, error) {
 		a.send = send
 	}
 	var pd *batch.Batch
-	if v, _ := dst.Get("policy"); v != nil {
+	if v, _ := dst.Get(batch.KeyPolicy); v != nil {
 		var ok bool
 		if pd, ok = v.(*batch.Batch); !ok {
 			return a, fmt.Errorf("collector: policy: \"policy\" holds a %T, not a *batch.Batch", v)
 		}
 	}
-	st, _ := dst.Get("state")
+	st, _ := dst.Get(batch.KeyState)
 	if st != nil {
 		if err := e.keepState(ids, st); err != nil {
 			e.ready = false // the hidden states may be partly written
@@ -284,8 +284,8 @@ func must(err error) {
 
 // The keys of the policy's input and of the transitions, in order.
 var (
-	inKeys    = []string{"obs", "info"}
-	transKeys = []string{"obs", "act", "rew", "terminated", "truncated", "obs_next", "info", "policy"}
+	inKeys    = []string{batch.KeyObs, batch.KeyInfo}
+	transKeys = []string{batch.KeyObs, batch.KeyAct, batch.KeyRew, batch.KeyTerminated, batch.KeyTruncated, batch.KeyObsNext, batch.KeyInfo, batch.KeyPolicy}
 )
 
 // slots is a Batch with fixed keys whose values are set again only when
@@ -311,7 +311,7 @@ func (s *slots) set(i int, v any) {
 
 // actOf returns dst's "act" after checking that it holds k rows.
 func actOf(dst *batch.Batch, k int) (any, error) {
-	v, _ := dst.Get("act")
+	v, _ := dst.Get(batch.KeyAct)
 	switch a := v.(type) {
 	case *nd.Array:
 		if a.Ndim() > 0 && a.Dim(0) == k {
@@ -366,7 +366,7 @@ func (e *engine) policyData(k int, pd *batch.Batch, st any) *batch.Batch {
 			must(b.Set(key, v))
 		}
 	}
-	must(b.Set("hidden_state", st))
+	must(b.Set(batch.KeyHiddenState, st))
 	return b
 }
 

@@ -108,7 +108,7 @@ func ComputeAction(p Policy, obs any) (*nd.Array, error) {
 	default:
 		return nil, fmt.Errorf("%w: ComputeAction of a %T", ErrObs, obs)
 	}
-	b, err := batch.New("obs", in)
+	b, err := batch.New(batch.KeyObs, in)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrObs, err)
 	}
@@ -116,7 +116,7 @@ func ComputeAction(p Policy, obs any) (*nd.Array, error) {
 	if err := p.Act(out, b, nil, false); err != nil {
 		return nil, err
 	}
-	act, err := out.Array("act")
+	act, err := out.Array(batch.KeyAct)
 	if err != nil {
 		return nil, fmt.Errorf("%w: no act array: %w", ErrAction, err)
 	}
@@ -138,7 +138,7 @@ type ObsNet struct {
 	nn.Layer
 }
 
-var obsInputs = []string{"obs"}
+var obsInputs = []string{batch.KeyObs}
 
 // Inputs returns ["obs"] (the same slice every call).
 func (ObsNet) Inputs() []string { return obsInputs }
@@ -171,7 +171,7 @@ func BoxActTo(dst *batch.Batch, k, m int) []float32 {
 // contiguous array of dtype dt and the given shape, and otherwise a new one,
 // stored there.
 func actArray(dst *batch.Batch, dt nd.DType, shape ...int) *nd.Array {
-	if v, ok := dst.Get("act"); ok {
+	if v, ok := dst.Get(batch.KeyAct); ok {
 		if a, ok := v.(*nd.Array); ok && a.DType() == dt && a.IsContiguous() && a.Ndim() == len(shape) {
 			same := true
 			for i, d := range shape {
@@ -183,7 +183,7 @@ func actArray(dst *batch.Batch, dt nd.DType, shape ...int) *nd.Array {
 		}
 	}
 	a := nd.Zeros(dt, shape...)
-	if err := dst.Set("act", a); err != nil {
+	if err := dst.Set(batch.KeyAct, a); err != nil {
 		panic(err) // "act" is a valid key and an array a valid value
 	}
 	return a

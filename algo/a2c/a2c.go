@@ -87,7 +87,7 @@ func (a *A2C) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error
 }
 
 // columns are the keys Preprocess adds.
-var columns = [...]string{"v_s", "returns", "adv"}
+var columns = [...]string{batch.KeyVS, batch.KeyReturns, batch.KeyAdv}
 
 // entropic is a distribution with an entropy (Categorical, Normal and
 // Independent over a Normal).
@@ -111,12 +111,12 @@ func (a *A2C) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]fl
 	if err := r.Load(b, a.Space, false); err != nil {
 		return nil, err
 	}
-	for _, k := range [...]string{"returns", "adv"} {
+	for _, k := range [...]string{batch.KeyReturns, batch.KeyAdv} {
 		if err := r.Read(b, k); err != nil {
 			return nil, fmt.Errorf("%w (run Preprocess first)", err)
 		}
 	}
-	ret, adv, act := r.Column("returns"), r.Column("adv"), r.Act()
+	ret, adv, act := r.Column(batch.KeyReturns), r.Column(batch.KeyAdv), r.Act()
 	var sum, actorSum, vfSum, entSum float64
 	steps := 0
 	defer func() { a.Counters.Updates += int64(steps) }()

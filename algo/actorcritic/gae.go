@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/tensor"
 )
@@ -64,9 +65,9 @@ func (g *GAE) Compute(r *Rollout, net *Net, buf buffer.Buffer, indices []int, st
 	if err != nil {
 		return fmt.Errorf("actorcritic: next values: %w", err)
 	}
-	vs := r.Column("v_s").Data()
+	vs := r.Column(batch.KeyVS).Data()
 	copy(vs, v.Data())
-	adv, ret := r.Column("adv").Data(), r.Column("returns").Data()
+	adv, ret := r.Column(batch.KeyAdv).Data(), r.Column(batch.KeyReturns).Data()
 	if !g.ReturnScaling {
 		g.ep.AdvantagesTo(adv, ret, buf, indices, vs, vn.Data(), g.Gamma, g.Lambda)
 		return nil

@@ -86,7 +86,7 @@ type source struct {
 // another shape (a Box of one axis, actions [N, m]).
 func (r *Rollout) Load(b *batch.Batch, act env.Space, next bool) error {
 	r.n, r.hasNext = 0, false
-	n, rebuilt, err := r.obs.load(b, "obs")
+	n, rebuilt, err := r.obs.load(b, batch.KeyObs)
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func (r *Rollout) Load(b *batch.Batch, act env.Space, next bool) error {
 		return fmt.Errorf("actorcritic: %w", buffer.ErrEmpty)
 	}
 	if next {
-		m, _, err := r.next.load(b, "obs_next")
+		m, _, err := r.next.load(b, batch.KeyObsNext)
 		if err != nil {
 			return err
 		}
@@ -248,7 +248,7 @@ func (r *Rollout) ObsRows(tp *tensor.Tape, rows []int) *batch.Batch {
 
 // loadAct converts b's actions into r.act.
 func (r *Rollout) loadAct(b *batch.Batch, act env.Space, n int) error {
-	a, err := b.Array("act")
+	a, err := b.Array(batch.KeyAct)
 	if err != nil {
 		return fmt.Errorf("actorcritic: %w", err)
 	}
@@ -411,7 +411,7 @@ func (t *tree) mirror(srcs []source, alloc bool) {
 		parents = parents[:s.depth+1]
 		l := node{src: s.key, key: s.key, depth: s.depth, parent: parents[s.depth]}
 		if s.depth == 0 {
-			l.key = "obs"
+			l.key = batch.KeyObs
 		}
 		switch {
 		case s.a == nil:

@@ -83,7 +83,7 @@ func Collection(t testing.TB, envs, steps int, act env.Space, rng *rand.Rand) bu
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := batch.MustNew("obs", obs, "act", a, "rew", rew, "terminated", term, "truncated", trunc, "obs_next", next)
+		b := batch.MustNew(batch.KeyObs, obs, batch.KeyAct, a, batch.KeyRew, rew, batch.KeyTerminated, term, batch.KeyTruncated, trunc, batch.KeyObsNext, next)
 		if _, err := buf.Add(b, nil, nil); err != nil {
 			t.Fatal(err)
 		}

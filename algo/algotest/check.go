@@ -301,7 +301,7 @@ func State(t testing.TB, a algo.Algorithm) []byte {
 // observations of 4 numbers: their random sources continue alike.
 func checkActs[A algo.Algorithm](t *testing.T, a, b A, explore func(A)) {
 	t.Helper()
-	obs := batch.MustNew("obs", nd.Zeros(nd.Float32, 16, 4))
+	obs := batch.MustNew(batch.KeyObs, nd.Zeros(nd.Float32, 16, 4))
 	var out [2]batch.Batch
 	for i, x := range []A{a, b} {
 		if explore != nil {

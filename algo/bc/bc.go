@@ -180,7 +180,7 @@ func (b *BC) readActions(bt *batch.Batch) (int, error) {
 		b.actIdx = idx
 		return len(idx), nil
 	}
-	act, err := bt.Array("act")
+	act, err := bt.Array(batch.KeyAct)
 	if err != nil {
 		return 0, fmt.Errorf("bc: %w", err)
 	}

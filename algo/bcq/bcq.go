@@ -271,7 +271,7 @@ func (b *BCQ) readBatch(bt *batch.Batch) (int, error) {
 		return 0, fmt.Errorf("bcq: %w", err)
 	}
 	n := len(idx)
-	ret, err := bt.Array("returns")
+	ret, err := bt.Array(batch.KeyReturns)
 	if err != nil {
 		return 0, fmt.Errorf("bcq: %w (run Preprocess first)", err)
 	}

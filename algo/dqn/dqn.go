@@ -273,7 +273,7 @@ func (d *DQN) Update(b *batch.Batch) (map[string]float64, error) {
 	}
 	qa := tp.Gather(q, 1, d.actIdx)
 	var loss *tensor.Tensor
-	weighted := b.Has("weight")
+	weighted := b.Has(batch.KeyWeight)
 	switch {
 	case !weighted && d.cfg.Loss == MSE:
 		loss = tp.MSE(qa, d.retT)
@@ -320,7 +320,7 @@ func (d *DQN) readBatch(b *batch.Batch) (int, error) {
 		return 0, fmt.Errorf("dqn: %w", err)
 	}
 	n := len(idx)
-	ret, err := b.Array("returns")
+	ret, err := b.Array(batch.KeyReturns)
 	if err != nil {
 		return 0, fmt.Errorf("dqn: %w (run Preprocess first)", err)
 	}
@@ -336,7 +336,7 @@ func (d *DQN) readBatch(b *batch.Batch) (int, error) {
 	if err := copyFloats(d.retN, ret); err != nil {
 		return 0, fmt.Errorf("dqn: returns: %w", err)
 	}
-	if w, ok := b.Get("weight"); ok {
+	if w, ok := b.Get(batch.KeyWeight); ok {
 		wa, ok := w.(*nd.Array)
 		if !ok || wa.Ndim() != 1 || wa.Dim(0) != n {
 			return 0, fmt.Errorf("dqn: weight is %v; want an array [%d]", w, n)

@@ -200,7 +200,7 @@ func (m *Machin) Update() (float64, error) {
 		return 0, fmt.Errorf("dqn: actions: %w", err)
 	}
 	m.in = state.Clone()
-	if err := m.in.Update("act", flat, "returns", nd.MustNew(y)); err != nil {
+	if err := m.in.Update(batch.KeyAct, flat, batch.KeyReturns, nd.MustNew(y)); err != nil {
 		return 0, fmt.Errorf("dqn: %w", err)
 	}
 	stats, err := m.d.Update(m.in)

@@ -91,7 +91,7 @@ func (p *PG) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error 
 	}
 	if !p.cfg.ReturnStandardization {
 		p.ep.AdvantagesTo(p.adv, p.ret, buf, indices, nil, nil, p.cfg.Gamma, 1)
-		return b.Set("returns", p.retArr)
+		return b.Set(batch.KeyReturns, p.retArr)
 	}
 	rs := &p.Counters.Returns
 	mean, std := rs.Mean, rs.Std(eps)
@@ -105,7 +105,7 @@ func (p *PG) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error 
 	for i, g := range p.ret {
 		p.ret[i] = float32((float64(g) - mean) / std)
 	}
-	return b.Set("returns", p.retArr)
+	return b.Set(batch.KeyReturns, p.retArr)
 }
 
 // UpdateRepeat learns from b, a collection holding obs, act and returns
@@ -125,10 +125,10 @@ func (p *PG) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]flo
 	if err := r.Load(b, p.Space, false); err != nil {
 		return nil, err
 	}
-	if err := r.Read(b, "returns"); err != nil {
+	if err := r.Read(b, batch.KeyReturns); err != nil {
 		return nil, fmt.Errorf("%w (run Preprocess first)", err)
 	}
-	ret, act := r.Column("returns"), r.Act()
+	ret, act := r.Column(batch.KeyReturns), r.Act()
 	var sum float64
 	steps := 0
 	defer func() { p.Counters.Updates += int64(steps) }()

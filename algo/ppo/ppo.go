@@ -80,7 +80,7 @@ func NewWithNet(cfg Config, net *actorcritic.Net, act env.Space, rng *rand.Rand)
 func (p *PPO) Config() Config { return p.cfg }
 
 // columns are the keys Preprocess adds.
-var columns = [...]string{"v_s", "returns", "adv", "logp_old"}
+var columns = [...]string{batch.KeyVS, batch.KeyReturns, batch.KeyAdv, batch.KeyLogpOld}
 
 // Preprocess evaluates the networks on the collection b (obs, act and
 // obs_next of the transitions of buf at indices, in time order as
@@ -103,7 +103,7 @@ func (p *PPO) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error
 	if err != nil {
 		return err
 	}
-	copy(r.Column("logp_old").Data(), d.LogProb(r.Act()).Data())
+	copy(r.Column(batch.KeyLogpOld).Data(), d.LogProb(r.Act()).Data())
 	p.buf, p.indices = nil, p.indices[:0]
 	if p.cfg.RecomputeAdvantage {
 		p.buf, p.indices = buf, append(p.indices, indices...)
@@ -154,7 +154,7 @@ func (p *PPO) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]fl
 	if recompute && len(p.indices) != r.Len() {
 		return nil, fmt.Errorf("ppo: %d transitions for the %d indices of the last Preprocess", r.Len(), len(p.indices))
 	}
-	cols := [...]*tensor.Tensor{r.Column("returns"), r.Column("adv"), r.Column("v_s"), r.Column("logp_old")}
+	cols := [...]*tensor.Tensor{r.Column(batch.KeyReturns), r.Column(batch.KeyAdv), r.Column(batch.KeyVS), r.Column(batch.KeyLogpOld)}
 	var sum, clipSum, vfSum, entSum float64
 	steps := 0
 	defer func() { p.Counters.Updates += int64(steps) }()

@@ -277,13 +277,13 @@ func bit(r *rand.Rand) bool    { return r.IntN(2) == 1 }
 // obs_next float32 (n, 4) and info {env_id int64 (n)}.
 func Flat(n int, rng *rand.Rand) *batch.Batch {
 	return batch.MustNew(
-		"obs", randArray(rng, f32, n, 4),
-		"act", randArray(rng, i64, n),
-		"rew", randArray(rng, f32, n),
-		"terminated", randArray(rng, bit, n),
-		"truncated", randArray(rng, bit, n),
-		"obs_next", randArray(rng, f32, n, 4),
-		"info", batch.MustNew("env_id", randArray(rng, i64, n)),
+		batch.KeyObs, randArray(rng, f32, n, 4),
+		batch.KeyAct, randArray(rng, i64, n),
+		batch.KeyRew, randArray(rng, f32, n),
+		batch.KeyTerminated, randArray(rng, bit, n),
+		batch.KeyTruncated, randArray(rng, bit, n),
+		batch.KeyObsNext, randArray(rng, f32, n, 4),
+		batch.KeyInfo, batch.MustNew("env_id", randArray(rng, i64, n)),
 	)
 }
 
@@ -295,12 +295,12 @@ func Nested(n int, rng *rand.Rand) *batch.Batch {
 		return batch.MustNew("camera", randArray(rng, u8, n, 84, 84, 3), "vector", randArray(rng, f32, n, 4))
 	}
 	return batch.MustNew(
-		"obs", obs(),
-		"act", randArray(rng, i64, n),
-		"rew", randArray(rng, f32, n),
-		"terminated", randArray(rng, bit, n),
-		"truncated", randArray(rng, bit, n),
-		"obs_next", obs(),
-		"info", batch.MustNew("env_id", randArray(rng, i64, n)),
+		batch.KeyObs, obs(),
+		batch.KeyAct, randArray(rng, i64, n),
+		batch.KeyRew, randArray(rng, f32, n),
+		batch.KeyTerminated, randArray(rng, bit, n),
+		batch.KeyTruncated, randArray(rng, bit, n),
+		batch.KeyObsNext, obs(),
+		batch.KeyInfo, batch.MustNew("env_id", randArray(rng, i64, n)),
 	)
 }

@@ -92,8 +92,8 @@ func fitSpaces(data buffer.Buffer, obs, act env.Space) error {
 	for _, c := range []struct {
 		key   string
 		space env.Space
-	}{{"obs", obs}, {"act", act}, {"obs_next", obs}} {
-		if c.key == "obs_next" && !b.Has(c.key) {
+	}{{batch.KeyObs, obs}, {batch.KeyAct, act}, {batch.KeyObsNext, obs}} {
+		if c.key == batch.KeyObsNext && !b.Has(c.key) {
 			continue
 		}
 		a, err := b.Array(c.key)
