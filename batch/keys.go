@@ -36,6 +36,10 @@ const (
 	// of N rows, such as log-probabilities). Written by policies; stored
 	// by the collector and buffers.
 	KeyPolicy = "policy"
+	// KeyEnvID is the key under KeyInfo that holds the index of the env
+	// that took each step, int64 [N], as in Tianshou's vector envs.
+	// Written by the collector.
+	KeyEnvID = "env_id"
 	// KeyHiddenState is the key under KeyPolicy that holds the hidden
 	// state a recurrent policy returned. Written by the collector.
 	KeyHiddenState = "hidden_state"

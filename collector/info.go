@@ -26,8 +26,6 @@ type infoTable struct {
 	envID *infoNode      // the "env_id" column
 }
 
-// envIDKey is the Info key of the env ids, Tianshou's.
-const envIDKey = "env_id"
 
 type infoKind uint8
 
@@ -56,7 +54,7 @@ type infoNode struct {
 
 func newInfoTable(n int) *infoTable {
 	t := &infoTable{n: n, views: make([]*batch.Batch, n+1)}
-	t.envID, _ = t.newNode(envIDKey, 0) // a valid key
+	t.envID, _ = t.newNode(batch.KeyEnvID, 0) // a valid key
 	t.root.kids = append(t.root.kids, t.envID)
 	return t
 }
@@ -84,7 +82,7 @@ func (t *infoTable) fill(infos []env.Info, ids []int) (*batch.Batch, error) {
 
 func (t *infoTable) fillMap(node *infoNode, j int, m map[string]any) error {
 	for key, v := range m {
-		if v == nil || (node == &t.root && key == envIDKey) {
+		if v == nil || (node == &t.root && key == batch.KeyEnvID) {
 			continue // the collector writes env_id
 		}
 		kid := node.child(key)

@@ -283,7 +283,7 @@ func Flat(n int, rng *rand.Rand) *batch.Batch {
 		batch.KeyTerminated, randArray(rng, bit, n),
 		batch.KeyTruncated, randArray(rng, bit, n),
 		batch.KeyObsNext, randArray(rng, f32, n, 4),
-		batch.KeyInfo, batch.MustNew("env_id", randArray(rng, i64, n)),
+		batch.KeyInfo, batch.MustNew(batch.KeyEnvID, randArray(rng, i64, n)),
 	)
 }
 
@@ -301,6 +301,6 @@ func Nested(n int, rng *rand.Rand) *batch.Batch {
 		batch.KeyTerminated, randArray(rng, bit, n),
 		batch.KeyTruncated, randArray(rng, bit, n),
 		batch.KeyObsNext, obs(),
-		batch.KeyInfo, batch.MustNew("env_id", randArray(rng, i64, n)),
+		batch.KeyInfo, batch.MustNew(batch.KeyEnvID, randArray(rng, i64, n)),
 	)
 }
