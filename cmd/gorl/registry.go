@@ -146,6 +146,9 @@ type RunConfig struct {
 	BufferSize int            `json:"buffer_size"`
 	Async      bool           `json:"async"`
 	Trainer    trainer.Config `json:"trainer"`
+	// Normalize, when set, normalizes observations and rewards with
+	// statistics saved with the policy (rl-baselines3-zoo's normalize).
+	Normalize *env.NormalizeConfig `json:"normalize"`
 	// Dataset is the buffer file an offline algorithm learns from.
 	Dataset   string          `json:"dataset,omitempty"`
 	Algorithm json.RawMessage `json:"algorithm"`
