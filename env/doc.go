@@ -30,6 +30,9 @@
 // [TruncatedAsTerminated]. Each forwards Render and the state functions to
 // the env it wraps, adding its own state (step counts, statistics, frames)
 // to the saved state, and has Unwrap; [Unwrapped] finds the innermost env.
+// A [Normalizer] holds statistics that several envs share (Stable-Baselines3's
+// VecNormalize): [Normalizer.Wrap] puts each env behind it as a training env,
+// which updates them, or a test env, which only reads them.
 //
 // # Invariants
 //

@@ -55,7 +55,7 @@ type Counters struct {
 // It returns an error wrapping ErrConfig for settings or a space that do not
 // fit.
 func (b *Base) Init(net *Net, act env.Space, pc policy.ActorConfig, t Training, rng *rand.Rand) error {
-	w, err := actionWidth(act)
+	w, err := headWidth(net.head, act)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,8 @@ func (b *Base) Schedule(envSteps int64) {
 func (b *Base) Postprocess(*batch.Batch, buffer.Buffer, []int) error { return nil }
 
 // Save writes the state: the networks, Adam's state, the random sources of
-// the policy and of the minibatches, and the counters, with algo.SaveParts.
+// the policy and of the minibatches, the counters, and the exploration state
+// of a head that keeps one (SDEHead), with algo.SaveParts.
 func (b *Base) Save(w io.Writer) error { return algo.SaveParts(w, b.parts()...) }
 
 // Load restores a state written by Save into an algorithm made with the
@@ -103,13 +104,18 @@ func (b *Base) Save(w io.Writer) error { return algo.SaveParts(w, b.parts()...) 
 func (b *Base) Load(r io.Reader) error { return algo.LoadParts(r, b.parts()...) }
 
 func (b *Base) parts() []algo.Part {
-	return []algo.Part{
+	ps := []algo.Part{
 		algo.ParamsPart("net", b.Net.Params()),
 		{Name: "optim", Save: b.Opt.Save, Load: b.Opt.Load},
 		algo.BinaryPart("policy_rng", b.polSrc),
 		algo.BinaryPart("shuffle_rng", b.shufSrc),
 		algo.JSONPart("counters", &b.Counters),
 	}
+	if h, ok := b.Net.head.(algo.BinaryState); ok {
+		// A head that explores with a state of its own (SDEHead).
+		ps = append(ps, algo.BinaryPart("head", h))
+	}
+	return ps
 }
 
 // CheckRepeat panics with an *algo.Error wrapping algo.ErrValue unless

@@ -40,6 +40,17 @@ type NetConfig struct {
 	// of a Box action space (a parameter of the policy, independent of the
 	// observation). Default 0: σ = 1.
 	LogStdInit float64 `json:"log_std_init"`
+	// SDE explores a Box action space with generalized state-dependent
+	// exploration (an SDEHead over the actor's last hidden layer) instead
+	// of independent Gaussian noise at every step; LogStdInit then starts
+	// its σ per feature and action dimension. It needs hidden layers.
+	// Default false.
+	SDE bool `json:"use_sde"`
+	// SDESampleFreq is the number of samples (acting steps) between two
+	// draws of the exploration matrices with SDE; 0 means every sample.
+	// With one env and the collection's length it draws once per
+	// collection, as Stable-Baselines3's sde_sample_freq = −1 does.
+	SDESampleFreq int `json:"sde_sample_freq"`
 }
 
 // Validate returns an error wrapping ErrConfig naming the first invalid
@@ -49,6 +60,12 @@ func (c NetConfig) Validate() error {
 		if h < 1 {
 			return fmt.Errorf("%w: hidden sizes %v", ErrConfig, c.Hidden)
 		}
+	}
+	if c.SDE && len(c.Hidden) == 0 {
+		return fmt.Errorf("%w: state-dependent exploration needs hidden layers", ErrConfig)
+	}
+	if c.SDESampleFreq < 0 {
+		return fmt.Errorf("%w: sde_sample_freq %d < 0", ErrConfig, c.SDESampleFreq)
 	}
 	if c.Shared && len(c.Hidden) == 0 {
 		return fmt.Errorf("%w: a shared trunk needs hidden layers", ErrConfig)

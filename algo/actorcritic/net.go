@@ -59,8 +59,17 @@ func NewNet(cfg NetConfig, obs, act env.Space, critic bool, rng *rand.Rand) (*Ne
 		return nil, err
 	}
 	var head policy.Head = policy.CategoricalHead{}
+	var sde *SDEHead
 	if _, ok := act.(*env.Box); ok {
 		head = NewNormalHead(out, float32(cfg.LogStdInit))
+	} else if cfg.SDE {
+		return nil, fmt.Errorf("%w: state-dependent exploration needs a Box action space, not %v", ErrConfig, act)
+	}
+	if cfg.SDE {
+		// The actor ends at the last hidden layer, whose features the
+		// head reads.
+		sde = NewSDEHead(cfg.Hidden[len(cfg.Hidden)-1], out, float32(cfg.LogStdInit), cfg.SDESampleFreq, rng)
+		head, out = sde, 0
 	}
 	in := box.Shape()[0]
 	mlp := func(out int) (*nn.MLP, error) {
@@ -79,7 +88,10 @@ func NewNet(cfg NetConfig, obs, act env.Space, critic bool, rng *rand.Rand) (*Ne
 		}
 		trunk = policy.ObsNet{Layer: body}
 		h := cfg.Hidden[len(cfg.Hidden)-1]
-		actor = nn.NewLinear(h, out, rng)
+		actor = nn.Identity
+		if sde == nil {
+			actor = nn.NewLinear(h, out, rng)
+		}
 		if critic {
 			crit = nn.NewLinear(h, 1, rng)
 		}
@@ -103,6 +115,9 @@ func NewNet(cfg NetConfig, obs, act env.Space, critic bool, rng *rand.Rand) (*Ne
 		if crit != nil {
 			layers = append(layers, crit)
 		}
+		if sde != nil {
+			layers = append(layers, sde.Mean)
+		}
 		for _, l := range layers {
 			for _, p := range l.Params() {
 				if p.Tensor.NDim() >= 2 {
@@ -114,6 +129,16 @@ func NewNet(cfg NetConfig, obs, act env.Space, critic bool, rng *rand.Rand) (*Ne
 		}
 	}
 	return NewNetFrom(trunk, actor, crit, head, act)
+}
+
+// headWidth returns the width of the input of head in the action space
+// act: the action width, or the features a head with InputWidth reads.
+func headWidth(head policy.Head, act env.Space) (int, error) {
+	w, err := actionWidth(act)
+	if h, ok := head.(interface{ InputWidth() int }); ok && err == nil {
+		w = h.InputWidth()
+	}
+	return w, err
 }
 
 // actionWidth returns the width of the actor's output for an action space:
@@ -145,7 +170,7 @@ func NewNetFrom(trunk policy.Network, actor, critic nn.Layer, head policy.Head, 
 	if trunk == nil || actor == nil || head == nil {
 		return nil, fmt.Errorf("%w: a Net needs a trunk, an actor and a head", ErrConfig)
 	}
-	out, err := actionWidth(act)
+	out, err := headWidth(head, act)
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,9 @@ func ExampleDefaultConfig() {
 	//     "activation": "",
 	//     "shared": false,
 	//     "orthogonal_gain": 1.4142135623730951,
-	//     "log_std_init": 0
+	//     "log_std_init": 0,
+	//     "use_sde": false,
+	//     "sde_sample_freq": 0
 	//   },
 	//   "policy": {
 	//     "deterministic_eval": true,

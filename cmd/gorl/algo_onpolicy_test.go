@@ -55,19 +55,23 @@ func TestResolveOnPolicy(t *testing.T) {
 }
 
 // TestTrainOnPolicy trains each on-policy algorithm briefly through the
-// command (CartPole, and Pendulum for PPO's Normal head) and evaluates the
-// best policy.
+// command (CartPole, Pendulum for PPO's Normal head, and MountainCarContinuous
+// with normalization and state-dependent exploration) and evaluates the best
+// policy.
 func TestTrainOnPolicy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains agents")
 	}
 	ctx := context.Background()
-	for _, r := range [][2]string{{"pg", "CartPole-v1"}, {"a2c", "CartPole-v1"}, {"ppo", "CartPole-v1"}, {"ppo", "Pendulum-v1"}} {
+	for _, r := range [][2]string{{"pg", "CartPole-v1"}, {"a2c", "CartPole-v1"}, {"ppo", "CartPole-v1"}, {"ppo", "Pendulum-v1"}, {"ppo", "MountainCarContinuous-v0"}} {
 		dir := filepath.Join(t.TempDir(), r[0])
 		args := []string{"train", "--quiet", "--algo", r[0], "--env", r[1], "--logdir", dir,
 			"--set", "trainer.epochs=1", "--set", "trainer.step_per_epoch=400", "--set", "train_envs=2",
 			"--set", "test_envs=2", "--set", "trainer.test_episodes=2", "--set", "algorithm.net.hidden=[8]"}
-		if r[0] == "ppo" && r[1] == "CartPole-v1" {
+		if r[1] == "MountainCarContinuous-v0" {
+			args = append(args, "--set", `normalize={"obs":true,"reward":true}`, "--set", "algorithm.net.use_sde=true",
+				"--set", "trainer.step_per_collect=200", "--set", "trainer.episode_per_collect=0")
+		} else if r[0] == "ppo" && r[1] == "CartPole-v1" {
 			args = append(args, "--set", "trainer.step_per_collect=200")
 		} else {
 			args = append(args, "--set", "trainer.episode_per_collect=2")
@@ -82,6 +86,18 @@ func TestTrainOnPolicy(t *testing.T) {
 		}
 		if !strings.Contains(out.String(), "2 episodes: return") {
 			t.Errorf("eval %s printed %q", r[0], out.String())
+		}
+		_, _, norm, err := loadPolicy(filepath.Join(dir, bestFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (norm != nil) != (r[1] == "MountainCarContinuous-v0") {
+			t.Errorf("%s on %s: normalization statistics in the policy file: %v", r[0], r[1], norm != nil)
+		} else if norm != nil {
+			// Only the 400 training steps (and resets) update them.
+			if obs, _ := norm.Stats(); obs.Count < 400 || obs.Count > 420 {
+				t.Errorf("statistics of %v observations, want the 400 training steps and their resets", obs.Count)
+			}
 		}
 	}
 }

@@ -37,7 +37,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, bestFile)
 	}
-	rc, pol, err := loadPolicy(path)
+	rc, pol, norm, err := loadPolicy(path)
 	if err != nil {
 		return err
 	}
@@ -50,6 +50,9 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	n := min(*envs, *episodes)
 	es, err := makeEnvs(rc.Env, n)
+	if err == nil {
+		es, err = normalizeEnvs(norm, es, false)
+	}
 	if err != nil {
 		return err
 	}
@@ -76,7 +79,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "%s on %s, %d episodes: return %.2f ± %.2f (min %.1f, max %.1f), length %.1f\n",
 		rc.Algo, rc.Env, st.Episodes, st.Return.Mean, st.Return.Std, st.Return.Min, st.Return.Max, st.Len.Mean)
 	if *gifPath != "" {
-		frames, ret, err := recordEpisode(rc.Env, pol, env.SeedOf(*seed), *gifEvery)
+		frames, ret, err := recordEpisode(rc.Env, norm, pol, env.SeedOf(*seed), *gifEvery)
 		if err != nil {
 			return err
 		}
@@ -88,11 +91,15 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// recordEpisode runs one episode of a new env of id with p, acting on one
-// observation at a time, and returns copies of its rendered frames (every
-// n-th, and the last) and its return.
-func recordEpisode(id string, p policy.Policy, seed env.Seed, every int) ([]*image.Paletted, float64, error) {
+// recordEpisode runs one episode of a new env of id (behind norm's frozen
+// statistics, when not nil) with p, acting on one observation at a time, and
+// returns copies of its rendered frames (every n-th, and the last) and its
+// return.
+func recordEpisode(id string, norm *env.Normalizer, p policy.Policy, seed env.Seed, every int) ([]*image.Paletted, float64, error) {
 	e, err := env.Make(id)
+	if err == nil && norm != nil {
+		e, err = norm.Wrap(e, false)
+	}
 	if err != nil {
 		return nil, 0, err
 	}

@@ -153,6 +153,9 @@ type RunConfig struct {
 	// the envs, which otherwise fail the run naming the env and step.
 	AllowNonFinite bool           `json:"allow_non_finite"`
 	Trainer        trainer.Config `json:"trainer"`
+	// Normalize, when set, normalizes observations and rewards with
+	// statistics saved with the policy (rl-baselines3-zoo's normalize).
+	Normalize *env.NormalizeConfig `json:"normalize"`
 	// Dataset is the buffer file an offline algorithm learns from.
 	Dataset   string          `json:"dataset,omitempty"`
 	Algorithm json.RawMessage `json:"algorithm"`

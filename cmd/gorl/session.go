@@ -16,9 +16,10 @@ import (
 // session is a run built from its configuration: the algorithm and its
 // trainer.
 type session struct {
-	rc  RunConfig
-	alg algo.Algorithm
-	tr  *trainer.Trainer
+	rc   RunConfig
+	alg  algo.Algorithm
+	tr   *trainer.Trainer
+	norm *env.Normalizer // nil without normalization
 }
 
 // makeEnvs returns n new envs of id.
@@ -80,7 +81,14 @@ func newSession(rc RunConfig, acfg algoConfig, data buffer.Buffer, setup trainer
 	if setup.Buffer, err = trainBuffer(rc, acfg, alg, data); err != nil {
 		return nil, err
 	}
+	norm, err := newNormalizer(rc)
+	if err != nil {
+		return nil, err
+	}
 	train, err := makeEnvs(rc.Env, rc.TrainEnvs)
+	if err == nil {
+		train, err = normalizeEnvs(norm, train, true)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -89,6 +97,9 @@ func newSession(rc RunConfig, acfg algoConfig, data buffer.Buffer, setup trainer
 		nTest = 0 // no tests: the trainer runs none without test envs
 	}
 	test, err := makeEnvs(rc.Env, nTest)
+	if err == nil {
+		test, err = normalizeEnvs(norm, test, false)
+	}
 	if err != nil {
 		closeEnvs(train)
 		return nil, err
@@ -100,7 +111,7 @@ func newSession(rc RunConfig, acfg algoConfig, data buffer.Buffer, setup trainer
 		closeEnvs(append(train, test...))
 		return nil, err
 	}
-	return &session{rc: rc, alg: alg, tr: tr}, nil
+	return &session{rc: rc, alg: alg, tr: tr, norm: norm}, nil
 }
 
 // trainBuffer returns the buffer the trainer of rc starts with: the dataset

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/logger"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
@@ -154,17 +156,17 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	lg := logger.Multi{tb, logger.NewJSONL(jf)}
 	defer lg.Close()
 
+	var s *session
 	setup := trainer.Setup{
 		Logger:     lg,
 		Checkpoint: filepath.Join(*logdir, checkpointFile),
 		SaveBest: func(p policy.Policy, mean float64) error {
-			return savePolicy(filepath.Join(*logdir, bestFile), rc, p)
+			return savePolicy(filepath.Join(*logdir, bestFile), rc, p, s.norm)
 		},
 	}
 	if !*quiet {
 		setup.Progress = logger.NewProgress(stderr, logger.ProgressConfig{})
 	}
-	var s *session
 	var ckpt checkpointState
 	setup.OnEpoch = func(e trainer.EpochStats) {
 		ckpt = checkpointState{ok: true, epoch: e.Epoch, envSteps: e.EnvSteps, gradSteps: e.GradientSteps}
@@ -183,7 +185,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			saved = append(saved, bestFile) // no tests: the best policy is the last
 		}
 		for _, f := range saved {
-			if err := savePolicy(filepath.Join(*logdir, f), rc, s.alg.Policy()); err != nil {
+			if err := savePolicy(filepath.Join(*logdir, f), rc, s.alg.Policy(), s.norm); err != nil {
 				fmt.Fprintln(stderr, "gorl: saving the policy:", err)
 			}
 		}
@@ -237,15 +239,16 @@ func meanStd(mean, std float64) string {
 	return fmt.Sprintf("%.1f ± %.1f", mean, std)
 }
 
-// savePolicy writes a policy file: the run's configuration and the policy's
-// parameters, replacing path atomically.
-func savePolicy(path string, rc RunConfig, p policy.Policy) error {
+// savePolicy writes a policy file: the run's configuration, the policy's
+// parameters and the normalization statistics of norm (nil for none),
+// replacing path atomically.
+func savePolicy(path string, rc RunConfig, p policy.Policy, norm *env.Normalizer) error {
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name())
-	if err := algo.SaveParts(f, algo.JSONPart("config", &rc), algo.ParamsPart("policy", p.Params())); err != nil {
+	if err := algo.SaveParts(f, algo.JSONPart("config", &rc), algo.ParamsPart("policy", p.Params()), normalizePart(&rc, &norm)); err != nil {
 		f.Close()
 		return err
 	}
@@ -260,14 +263,16 @@ func savePolicy(path string, rc RunConfig, p policy.Policy) error {
 }
 
 // loadPolicy reads a policy file: it builds the algorithm its configuration
-// describes and loads the policy's parameters into it.
-func loadPolicy(path string) (RunConfig, policy.Policy, error) {
-	f, err := os.Open(path)
+// describes and loads the policy's parameters into it, and the
+// normalization statistics (nil without normalization; files written
+// before normalization existed have no such part).
+func loadPolicy(path string) (RunConfig, policy.Policy, *env.Normalizer, error) {
+	file, err := os.ReadFile(path)
 	if err != nil {
-		return RunConfig{}, nil, err
+		return RunConfig{}, nil, nil, err
 	}
-	defer f.Close()
 	var rc RunConfig
+	var norm *env.Normalizer
 	var alg algo.Algorithm
 	policyPart := algo.Part{
 		Name: "policy",
@@ -282,8 +287,14 @@ func loadPolicy(path string) (RunConfig, policy.Policy, error) {
 			return algo.ParamsPart("policy", alg.Policy().Params()).Load(r)
 		},
 	}
-	if err := algo.LoadParts(f, algo.JSONPart("config", &rc), policyPart); err != nil {
-		return RunConfig{}, nil, fmt.Errorf("%s: %w", path, err)
+	err = algo.LoadParts(bytes.NewReader(file), algo.JSONPart("config", &rc), policyPart, normalizePart(&rc, &norm))
+	if err != nil && (rc.Normalize == nil || !rc.Normalize.Enabled()) {
+		if algo.LoadParts(bytes.NewReader(file), algo.JSONPart("config", &rc), policyPart) == nil {
+			err = nil
+		}
 	}
-	return rc, alg.Policy(), nil
+	if err != nil {
+		return RunConfig{}, nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rc, alg.Policy(), norm, nil
 }

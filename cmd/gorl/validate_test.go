@@ -213,7 +213,7 @@ func TestEvalNonFinite(t *testing.T) {
 	ps := alg.Policy().Params()
 	ps[len(ps)-1].Tensor.Data()[0] = float32(math.NaN())
 	path := filepath.Join(t.TempDir(), "nan.gorl")
-	if err := savePolicy(path, rc, alg.Policy()); err != nil {
+	if err := savePolicy(path, rc, alg.Policy(), nil); err != nil {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
