@@ -173,3 +173,32 @@ func TestIQM(t *testing.T) {
 		}
 	}
 }
+
+// TestLearningSmoke is the learning matrix's smoke subset: one seed of a
+// few pairs with their presets, at a reduced budget and a looser bar than
+// gorl bench matrix's, so that a change that stops an algorithm learning
+// fails go test. Each bar is about half-way from the initial return to the
+// matrix's, and each budget about twice the steps seed 0 needs.
+func TestLearningSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("learning runs (seconds each)")
+	}
+	pairs := []matrixPair{
+		{Algo: "pg", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
+		{Algo: "a2c", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
+		{Algo: "ppo", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
+		{Algo: "ppo", Env: "CartPole-v1", Bar: matrixBar{195, 50_000, "smoke"}},
+		{Algo: "dqn", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+	}
+	var log bytes.Buffer
+	outs, err := runMatrix(context.Background(), pairs, matrixOptions{Seeds: 1, Jobs: 1}, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, po := range outs {
+		if r := po.Results[0]; r.Err != "" || !r.Reached {
+			t.Errorf("%s on %s did not reach %v within %d env steps: %+v", po.Algo, po.Env, po.Bar.Return, po.Bar.Steps, r)
+		}
+	}
+	t.Log("\n" + log.String())
+}
