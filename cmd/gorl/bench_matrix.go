@@ -121,8 +121,10 @@ func matrixRunConfig(job matrixJob) (RunConfig, algoConfig, error) {
 	t.RewardThreshold = &bar
 	t.TestExploration = false
 	t.TestEpisodes = max(t.TestEpisodes, 10)
-	if t.StepPerEpoch > 0 {
-		t.Epochs = max(1, (job.Bar.Steps-t.PrefillSteps)/t.StepPerEpoch)
+	if budget := job.Bar.Steps - t.PrefillSteps; t.StepPerEpoch > budget {
+		t.StepPerEpoch, t.Epochs = max(1, budget), 1
+	} else if t.StepPerEpoch > 0 {
+		t.Epochs = budget / t.StepPerEpoch
 	}
 	return rc, acfg, nil
 }
@@ -467,7 +469,14 @@ func cmdBenchMatrix(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 	if o.Out != "" {
-		if err := os.WriteFile(o.Out, append([]byte(learningHeader), rep.Bytes()...), 0o644); err != nil {
+		doc := append([]byte(learningHeader), rep.Bytes()...)
+		// The findings, written by hand below the table, stay.
+		if old, err := os.ReadFile(o.Out); err == nil {
+			if i := bytes.Index(old, []byte("\n"+findingsHeading)); i >= 0 {
+				doc = append(append(doc, '\n'), old[i+1:]...)
+			}
+		}
+		if err := os.WriteFile(o.Out, doc, 0o644); err != nil {
 			return err
 		}
 	}
@@ -482,6 +491,10 @@ func cmdBenchMatrix(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	return nil
 }
+
+// findingsHeading starts the part of the report file written by hand,
+// which a new run keeps.
+const findingsHeading = "## Findings"
 
 // learningHeader opens LEARNING.md, ahead of the report.
 const learningHeader = `# Learning matrix
@@ -503,5 +516,7 @@ seeds, written by ` + "`gorl bench matrix --out LEARNING.md`" + `.
 - A pair meets its bar when it reaches it on at least 4 of 5 seeds. IQM is
   the mean of the middle values (the lowest and highest ⌊n/4⌋ dropped).
 - Env steps count training and prefill steps, not test episodes.
+- What was found about the pairs is written by hand under "Findings",
+  which a new run keeps.
 
 `

@@ -202,3 +202,32 @@ func TestLearningSmoke(t *testing.T) {
 	}
 	t.Log("\n" + log.String())
 }
+
+// TestMatrixBudget checks that a matrix run stops at its bar and within
+// the bar's steps: whole epochs of the pair's length where they fit, one
+// shorter epoch where the budget is below one.
+func TestMatrixBudget(t *testing.T) {
+	tests := []struct {
+		algo, env             string
+		steps                 int
+		epochs, stepsPerEpoch int
+	}{
+		// dqn-MountainCar-v0.json: epochs of 10,000 steps after 1,000
+		// prefill steps.
+		{"dqn", "MountainCar-v0", 120_000, 11, 10_000},
+		// PPO's Pendulum settings have epochs of 150,000 steps.
+		{"ppo", "MountainCarContinuous-v0", 20_000, 1, 20_000},
+	}
+	for _, tt := range tests {
+		rc, _, err := matrixRunConfig(matrixJob{Algo: tt.algo, Env: tt.env, Seed: 3, Bar: matrixBar{Return: 1, Steps: tt.steps}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc := rc.Trainer
+		if tc.Epochs != tt.epochs || tc.StepPerEpoch != tt.stepsPerEpoch || rc.Seed != 3 ||
+			*tc.RewardThreshold != 1 || tc.TestExploration || tc.TestEpisodes < 10 {
+			t.Errorf("%s on %s: %+v, want %d epochs of %d steps, seed 3, stop at 1, deterministic tests of ≥ 10 episodes",
+				tt.algo, tt.env, tc, tt.epochs, tt.stepsPerEpoch)
+		}
+	}
+}
