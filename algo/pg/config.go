@@ -30,8 +30,8 @@ type Config struct {
 	// ReturnStandardization standardizes the returns by the running mean
 	// and standard deviation of all returns computed before, (G − μ)/√(σ² +
 	// 10⁻⁸), and bootstraps episodes cut off by truncation or by the end of
-	// the collection with μ (Tianshou's return_standardization). Default
-	// true.
+	// the collection with μ (Tianshou's return_standardization); the first
+	// collection uses its own statistics. Default true.
 	ReturnStandardization bool `json:"return_standardization"`
 	actorcritic.Training
 }

@@ -82,7 +82,9 @@ func (p *PG) Config() Config { return p.cfg }
 // collection bootstrap from 0, or, with ReturnStandardization, from the
 // running mean μ of the returns; the returns stored are then (G − μ)/√(σ² +
 // 10⁻⁸) with the statistics of the earlier collections, and the collection's
-// returns join the statistics.
+// returns join the statistics. The first collection, which has no earlier
+// statistics, bootstraps from the mean of its own returns (bootstrapped from
+// 0) and is standardized with the statistics of its returns.
 func (p *PG) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
 	n := len(indices)
 	if len(p.ret) != n || p.retArr == nil {
@@ -94,14 +96,27 @@ func (p *PG) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error 
 		return b.Set(batch.KeyReturns, p.retArr)
 	}
 	rs := &p.Counters.Returns
-	mean, std := rs.Mean, rs.Std(eps)
+	first := rs.Count == 0
+	boot := rs.Mean
+	if first {
+		// No statistics yet: bootstrap from the mean of the collection's
+		// own returns (bootstrapped from 0).
+		p.ep.AdvantagesTo(p.adv, p.ret, buf, indices, nil, nil, p.cfg.Gamma, 1)
+		var own actorcritic.RunningMeanStd
+		own.Update(p.ret)
+		boot = own.Mean
+	}
 	for i := range p.boot {
-		p.boot[i] = float32(mean)
+		p.boot[i] = float32(boot)
 	}
 	// With V = V′ = μ and λ = 1, the GAE returns Â + V are the discounted
 	// returns bootstrapped from μ where an episode is cut off.
 	p.ep.AdvantagesTo(p.adv, p.ret, buf, indices, p.boot, p.boot, p.cfg.Gamma, 1)
+	mean, std := rs.Mean, rs.Std(eps)
 	rs.Update(p.ret)
+	if first {
+		mean, std = rs.Mean, rs.Std(eps)
+	}
 	for i, g := range p.ret {
 		p.ret[i] = float32((float64(g) - mean) / std)
 	}

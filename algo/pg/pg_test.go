@@ -99,14 +99,21 @@ func episodeBuffer(t *testing.T, rew []float64, term bool) (buffer.Buffer, *batc
 
 // TestReturns checks Preprocess's returns by hand, with γ = 0.5.
 //
-// A terminated episode with rewards (1, 1, 1): G = (1.75, 1.5, 1).
-// Standardized, the first collection divides by √(1 + 10⁻⁸) around 0; the
-// statistics become mean 1.416667 and variance ((1/3)² + (1/12)² +
-// (5/12)²)/3 = 0.097222. An unfinished episode with rewards (1, 1) then
+// A terminated episode with rewards (1, 1, 1): G = (1.75, 1.5, 1). As the
+// first collection it is standardized with its own statistics, mean
+// 1.416667 and variance ((1/3)² + (1/12)² + (5/12)²)/3 = 0.097222:
+// (1/3, 1/12, −5/12)/0.311805 = (1.069045, 0.267261, −1.336306). The
+// statistics keep them. An unfinished episode with rewards (1, 1) then
 // bootstraps from μ: G = (1 + 0.5·(1 + 0.5μ), 1 + 0.5μ) = (1.854167,
 // 1.708333), stored as (G − μ)/√(σ² + 10⁻⁸) = (0.4375, 0.291667)/0.311805
 // = (1.403121, 0.935414).
 // Without standardization the bootstrap value is 0: G = (1.5, 1).
+//
+// An unfinished episode with rewards (1, 1) as the first collection
+// bootstraps from the mean of its returns bootstrapped from 0, (1.5, 1):
+// 1.25. G = (1 + 0.5·(1 + 0.5·1.25), 1 + 0.5·1.25) = (1.8125, 1.625), of
+// mean 1.71875 and standard deviation 0.09375: stored as (1, −1) (within
+// 10⁻⁶ of the 10⁻⁸ added to the variance).
 func TestReturns(t *testing.T) {
 	returns := func(p *pg.PG, rew []float64, term bool) []float32 {
 		buf, b, idx := episodeBuffer(t, rew, term)
@@ -131,7 +138,7 @@ func TestReturns(t *testing.T) {
 	cfg := pg.DefaultConfig()
 	cfg.Gamma = 0.5
 	p, _ := linearPG(t, cfg, []float32{0, 0}, []float32{0, 0})
-	check("first, standardized", returns(p, []float64{1, 1, 1}, true), 1.75, 1.5, 1)
+	check("first, standardized", returns(p, []float64{1, 1, 1}, true), 1.069045, 0.267261, -1.336306)
 	if s := p.Counters.Returns; !scalar.EqualWithinAbs(s.Mean, 1.416667, 1e-6) || !scalar.EqualWithinAbs(s.Var, 0.097222, 1e-6) || s.Count != 3 {
 		t.Errorf("statistics %+v, want mean 1.416667, var 0.097222, count 3", s)
 	}
@@ -140,6 +147,13 @@ func TestReturns(t *testing.T) {
 	cfg.ReturnStandardization = false
 	q, _ := linearPG(t, cfg, []float32{0, 0}, []float32{0, 0})
 	check("unfinished, raw", returns(q, []float64{1, 1}, false), 1.5, 1)
+
+	cfg.ReturnStandardization = true
+	r, _ := linearPG(t, cfg, []float32{0, 0}, []float32{0, 0})
+	check("first unfinished, standardized", returns(r, []float64{1, 1}, false), 1, -1)
+	if s := r.Counters.Returns; !scalar.EqualWithinAbs(s.Mean, 1.71875, 1e-6) || !scalar.EqualWithinAbs(s.Var, 0.0087890625, 1e-6) || s.Count != 2 {
+		t.Errorf("statistics %+v, want mean 1.71875, var 0.0087890625, count 2", s)
+	}
 }
 
 // TestRunningMeanStd compares the merged statistics with those of all the

@@ -51,13 +51,16 @@ func RegisterBench(name string, r BenchRun) {
 }
 
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "matrix" {
+		return cmdBenchMatrix(ctx, args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o BenchOptions
 	fs.IntVar(&o.Seeds, "seeds", 5, "number of seeds of each learning run")
 	fs.Uint64Var(&o.FirstSeed, "first-seed", 0, "first seed of the learning runs")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gorl bench [--seeds N] [--first-seed N] [RUN]...\nruns (all when none is named):")
+		fmt.Fprintln(stderr, "usage: gorl bench [--seeds N] [--first-seed N] [RUN]...\n       gorl bench matrix -h  (the learning matrix)\nruns (all when none is named):")
 		for _, name := range slices.Sorted(maps.Keys(benchRuns)) {
 			fmt.Fprintf(stderr, "  %-16s %s\n", name, benchRuns[name].Doc)
 		}

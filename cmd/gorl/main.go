@@ -13,8 +13,9 @@ const usage = `usage:
   gorl train --algo NAME --env ID [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume | --overwrite]
   gorl train --algo bc|bcq --dataset FILE [--env ID] [...]
   gorl eval [--episodes N] [--seed N] [--gif FILE] POLICY_OR_RUN_DIR
-  gorl list
+  gorl list [--presets]
   gorl bench [--seeds N] [RUN]...
+  gorl bench matrix [--only ALGO] [--env ID] [--seeds N] [--jobs K] [--out FILE]
 Run "gorl COMMAND -h" for a command's flags.
 `
 
@@ -62,6 +63,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "eval":
 		return cmdEval(ctx, args[1:], stdout, stderr)
 	case "list":
+		if len(args) > 1 && args[1] == "--presets" {
+			return cmdListPresets(stdout)
+		}
 		return cmdList(stdout)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)

@@ -162,7 +162,7 @@ type RunConfig struct {
 }
 
 // resolve builds the run configuration for algo and envID from the
-// registered defaults, then the JSON of a configuration file (file, may be
+// registered defaults, then the pair's preset if it has one, then the JSON of a configuration file (file, may be
 // nil), then --set assignments ("path=value", the path's keys separated by
 // dots, the value JSON or else a string). Every level must name existing
 // fields: unknown keys are errors. An assignment to algo or env chooses the
@@ -204,6 +204,9 @@ func resolve(algoName, envID string, file []byte, sets []string) (RunConfig, alg
 	rc.Algorithm = raw
 	doc, err := toMap(rc)
 	if err != nil {
+		return RunConfig{}, nil, err
+	}
+	if err := applyPreset(doc, algoName, envID); err != nil {
 		return RunConfig{}, nil, err
 	}
 	known, err := json.Marshal(doc)

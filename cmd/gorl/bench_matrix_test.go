@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nd"
+)
+
+// TestRefusedSpaces checks that every registered algorithm refuses an
+// action space it cannot act in, with a message naming the space; a new
+// algorithm must add its row.
+func TestRefusedSpaces(t *testing.T) {
+	obs, err := env.NewBox(-1.0, 1.0, []int{2}, nd.Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, err := env.NewBox(-1.0, 1.0, []int{1}, nd.Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	multi, err := env.NewMultiDiscrete([]int64{2, 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The action space each algorithm cannot act in: Box for the
+	// Q-learning family, MultiDiscrete for the actors, whose heads are
+	// Categorical or Normal.
+	refused := map[string]env.Space{
+		"a2c": multi, "bc": multi, "bcq": box, "dqn": box, "pg": multi, "ppo": multi,
+	}
+	for _, name := range algorithmNames() {
+		act, ok := refused[name]
+		if !ok {
+			t.Errorf("%s: no row (add the action space it refuses)", name)
+			continue
+		}
+		acfg, _ := algorithms[name].defaults("")
+		_, err := acfg.build(obs, act, rand.New(rand.NewPCG(1, 2)))
+		if err == nil || !strings.Contains(err.Error(), act.String()) {
+			t.Errorf("%s on %v: error %v, want one naming the space", name, act, err)
+		}
+	}
+}
+
+// TestMatrixRefusesPairs checks that the matrix leaves out the pairs whose
+// spaces do not fit, saying why, and that gorl train refuses them too.
+func TestMatrixRefusesPairs(t *testing.T) {
+	pairs, refused, err := matrixPairs("dqn", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pairs {
+		if p.Env == "Pendulum-v1" || p.Env == "MountainCarContinuous-v0" {
+			t.Errorf("dqn on %s is in the matrix", p.Env)
+		}
+	}
+	want := "dqn on Pendulum-v1: dqn: invalid configuration: DQN needs a Discrete action space, not Box(-2.0, 2.0, (1,), float32)"
+	found := false
+	for _, r := range refused {
+		found = found || r == want
+	}
+	if !found {
+		t.Errorf("refused %q, want it to hold %q", refused, want)
+	}
+	var stdout, stderr bytes.Buffer
+	err = run(context.Background(), []string{"train", "--algo", "dqn", "--env", "Pendulum-v1", "--logdir", t.TempDir()}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "not Box(-2.0, 2.0, (1,), float32)") {
+		t.Errorf("gorl train dqn on Pendulum-v1: %v, want an error naming the Box space", err)
+	}
+}
+
+// TestPresets checks that every preset names a registered algorithm and
+// env, states its source, and resolves with no unknown field; that the
+// CartPole presets keep the registered defaults (gorl bench's CartPole
+// runs and the README use them); and that a configuration file and --set
+// override a preset.
+func TestPresets(t *testing.T) {
+	ps, err := presets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) == 0 {
+		t.Fatal("no presets")
+	}
+	for _, p := range ps {
+		if _, err := lookupAlgorithm(p.Algo); err != nil {
+			t.Errorf("preset %s-%s: %v", p.Algo, p.Env, err)
+		}
+		if _, ok := env.Lookup(p.Env); !ok {
+			t.Errorf("preset %s-%s: unknown env", p.Algo, p.Env)
+		}
+		if _, _, err := resolve(p.Algo, p.Env, nil, nil); err != nil {
+			t.Errorf("preset %s-%s: %v", p.Algo, p.Env, err)
+		}
+		var fragment map[string]any
+		if err := json.Unmarshal(p.Config, &fragment); err != nil {
+			t.Errorf("preset %s-%s: %v", p.Algo, p.Env, err)
+		}
+		if p.Env == "CartPole-v1" && len(fragment) != 0 {
+			t.Errorf("preset %s-%s changes the registered CartPole defaults: %s", p.Algo, p.Env, p.Config)
+		}
+	}
+
+	// dqn-MountainCar-v0.json: step_per_collect 16, γ 0.98; the registered
+	// defaults have 10 and 0.99.
+	tests := []struct {
+		name          string
+		file          []byte
+		sets          []string
+		collect       int
+		gamma, thresh float64
+	}{
+		{"preset", nil, nil, 16, 0.98, -110},
+		{"file over preset", []byte(`{"trainer": {"step_per_collect": 8}}`), nil, 8, 0.98, -110},
+		{"set over file", []byte(`{"trainer": {"step_per_collect": 8}}`), []string{"trainer.step_per_collect=4", "algorithm.gamma=0.9"}, 4, 0.9, -110},
+	}
+	for _, tt := range tests {
+		rc, _, err := resolve("dqn", "MountainCar-v0", tt.file, tt.sets)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		var a struct {
+			Gamma float64 `json:"gamma"`
+		}
+		if err := json.Unmarshal(rc.Algorithm, &a); err != nil {
+			t.Fatal(err)
+		}
+		if rc.Trainer.StepPerCollect != tt.collect || a.Gamma != tt.gamma || rc.Trainer.RewardThreshold == nil || *rc.Trainer.RewardThreshold != tt.thresh {
+			t.Errorf("%s: step_per_collect %d, γ %v, threshold %v; want %d, %v, %v", tt.name,
+				rc.Trainer.StepPerCollect, a.Gamma, rc.Trainer.RewardThreshold, tt.collect, tt.gamma, tt.thresh)
+		}
+	}
+}
+
+// TestListPresets checks gorl list --presets: a header and a line per
+// preset with its source.
+func TestListPresets(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"list", "--presets"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	ps, _ := presets()
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if len(lines) != len(ps)+1 || !strings.HasPrefix(lines[0], "ALGORITHM") {
+		t.Fatalf("gorl list --presets:\n%s\nwant a header and %d lines", stdout.String(), len(ps))
+	}
+	if !strings.Contains(stdout.String(), "rl-baselines3-zoo hyperparams/dqn.yml (MountainCar-v0)") {
+		t.Errorf("gorl list --presets does not show dqn-MountainCar-v0's source:\n%s", stdout.String())
+	}
+}
+
+// TestIQM checks the interquartile mean by hand: with n values the lowest
+// and highest ⌊n/4⌋ are dropped.
+func TestIQM(t *testing.T) {
+	tests := []struct {
+		xs   []float64
+		want float64
+	}{
+		{[]float64{7}, 7},
+		{[]float64{100, 1, 3, 2, 4}, 3},                   // drops 1 and 100: (2+3+4)/3
+		{[]float64{8, 7, 6, 5, 4, 3, 2, 1}, 4.5},          // drops 1, 2, 7, 8: (3+4+5+6)/4
+		{[]float64{-500, -90, -88, -85, -80}, -263.0 / 3}, // drops −500 and −80: (−90−88−85)/3
+	}
+	for _, tt := range tests {
+		if got := iqm(tt.xs); got < tt.want-1e-9 || got > tt.want+1e-9 {
+			t.Errorf("iqm(%v) = %v, want %v", tt.xs, got, tt.want)
+		}
+	}
+}
+
+// TestLearningSmoke is the learning matrix's smoke subset: one seed of a
+// few pairs with their presets, at a reduced budget and a looser bar than
+// gorl bench matrix's, so that a change that stops an algorithm learning
+// fails go test. Each bar is about half-way from the initial return to the
+// matrix's, and each budget about twice the steps seed 0 needs.
+func TestLearningSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("learning runs (seconds each)")
+	}
+	pairs := []matrixPair{
+		{Algo: "pg", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
+		{Algo: "a2c", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
+		{Algo: "ppo", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
+		{Algo: "ppo", Env: "CartPole-v1", Bar: matrixBar{195, 50_000, "smoke"}},
+		{Algo: "dqn", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+	}
+	var log bytes.Buffer
+	outs, err := runMatrix(context.Background(), pairs, matrixOptions{Seeds: 1, Jobs: 1}, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, po := range outs {
+		if r := po.Results[0]; r.Err != "" || !r.Reached {
+			t.Errorf("%s on %s did not reach %v within %d env steps: %+v", po.Algo, po.Env, po.Bar.Return, po.Bar.Steps, r)
+		}
+	}
+	t.Log("\n" + log.String())
+}
+
+// TestMatrixBudget checks that a matrix run stops at its bar and within
+// the bar's steps: whole epochs of the pair's length where they fit, one
+// shorter epoch where the budget is below one.
+func TestMatrixBudget(t *testing.T) {
+	tests := []struct {
+		algo, env             string
+		steps                 int
+		epochs, stepsPerEpoch int
+	}{
+		// dqn-MountainCar-v0.json: epochs of 10,000 steps after 1,000
+		// prefill steps.
+		{"dqn", "MountainCar-v0", 120_000, 11, 10_000},
+		// PPO's Pendulum settings have epochs of 150,000 steps.
+		{"ppo", "MountainCarContinuous-v0", 20_000, 1, 20_000},
+	}
+	for _, tt := range tests {
+		rc, _, err := matrixRunConfig(matrixJob{Algo: tt.algo, Env: tt.env, Seed: 3, Bar: matrixBar{Return: 1, Steps: tt.steps}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc := rc.Trainer
+		if tc.Epochs != tt.epochs || tc.StepPerEpoch != tt.stepsPerEpoch || rc.Seed != 3 ||
+			*tc.RewardThreshold != 1 || tc.TestExploration || tc.TestEpisodes < 10 {
+			t.Errorf("%s on %s: %+v, want %d epochs of %d steps, seed 3, stop at 1, deterministic tests of ≥ 10 episodes",
+				tt.algo, tt.env, tc, tt.epochs, tt.stepsPerEpoch)
+		}
+	}
+}

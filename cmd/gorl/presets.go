@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"text/tabwriter"
+)
+
+// presetFiles holds the hyperparameter presets, one file per (algorithm,
+// env) pair named ALGO-ENV.json, in the style of rl-baselines3-zoo's tuned
+// files. A file is an object with two keys: "source", where its values come
+// from (Tianshou's test settings, rl-zoo's translated, or our own tuning
+// with the learning matrix's figure), and "config", a fragment of a run
+// configuration as --config takes it.
+//
+//go:embed presets/*.json
+var presetFiles embed.FS
+
+// preset is one parsed preset file.
+type preset struct {
+	Algo, Env string
+	Source    string
+	// Config is the run configuration fragment.
+	Config json.RawMessage
+}
+
+// presets returns every embedded preset, sorted by algorithm then env. It
+// returns an error for a file that is not a valid preset, which the tests
+// catch before a release.
+func presets() ([]preset, error) {
+	names, err := presetFiles.ReadDir("presets")
+	if err != nil {
+		return nil, err
+	}
+	var ps []preset
+	for _, n := range names {
+		p, err := readPreset(n.Name())
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	slices.SortFunc(ps, func(a, b preset) int {
+		return strings.Compare(a.Algo+"\x00"+a.Env, b.Algo+"\x00"+b.Env)
+	})
+	return ps, nil
+}
+
+// readPreset parses the preset file name (ALGO-ENV.json).
+func readPreset(name string) (preset, error) {
+	base, ok := strings.CutSuffix(name, ".json")
+	algoName, envID, ok2 := strings.Cut(base, "-")
+	if !ok || !ok2 || algoName == "" || envID == "" {
+		return preset{}, fmt.Errorf("preset %s: want a name ALGO-ENV.json", name)
+	}
+	b, err := presetFiles.ReadFile(path.Join("presets", name))
+	if err != nil {
+		return preset{}, err
+	}
+	var f struct {
+		Source string          `json:"source"`
+		Config json.RawMessage `json:"config"`
+	}
+	if err := strictDecode(b, &f); err != nil {
+		return preset{}, fmt.Errorf("preset %s: %w", name, err)
+	}
+	if f.Source == "" || len(bytes.TrimSpace(f.Config)) == 0 {
+		return preset{}, fmt.Errorf("preset %s: want a source and a config", name)
+	}
+	return preset{Algo: algoName, Env: envID, Source: f.Source, Config: f.Config}, nil
+}
+
+// lookupPreset returns the preset of the pair, if there is one.
+func lookupPreset(algoName, envID string) (preset, bool, error) {
+	name := algoName + "-" + envID + ".json"
+	if _, err := fs.Stat(presetFiles, path.Join("presets", name)); err != nil {
+		return preset{}, false, nil
+	}
+	p, err := readPreset(name)
+	return p, err == nil, err
+}
+
+// cmdListPresets prints the presets and their sources.
+func cmdListPresets(stdout io.Writer) error {
+	ps, err := presets()
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ALGORITHM\tENV\tSOURCE")
+	for _, p := range ps {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", p.Algo, p.Env, p.Source)
+	}
+	return w.Flush()
+}
+
+// applyPreset merges the pair's preset, if it has one, into doc, a run
+// configuration as a JSON object.
+func applyPreset(doc map[string]any, algoName, envID string) error {
+	p, ok, err := lookupPreset(algoName, envID)
+	if !ok {
+		return err
+	}
+	var over map[string]any
+	if err := json.Unmarshal(p.Config, &over); err != nil {
+		return fmt.Errorf("preset %s-%s: %w", algoName, envID, err)
+	}
+	delete(over, "algo")
+	delete(over, "env")
+	merge(doc, over)
+	return nil
+}
