@@ -17,22 +17,6 @@ import (
 	"github.com/gorl/gorl/nd"
 )
 
-// within runs f and fails the test if it has not returned after d, so
-// that a test of a hanging env stops by itself.
-func within(t *testing.T, d time.Duration, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("%s did not return within %v", what, d)
-	}
-}
-
 // collectors runs the shared tests with both collectors and both vector
 // envs.
 var collectors = []struct {
@@ -95,9 +79,9 @@ func TestCollectHangingEnv(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer func() { within(t, 5*time.Second, "Close", func() { v.Close() }) }()
+			defer func() { envtest.Within(t, 5*time.Second, "Close", func() { v.Close() }) }()
 			run := collector_(t, v, k.aColl)
-			within(t, 5*time.Second, "Collect", func() { err = run(bg, 50) })
+			envtest.Within(t, 5*time.Second, "Collect", func() { err = run(bg, 50) })
 			const want = "env 1: step 4 of the episode (4 in all) did not return within 30ms"
 			if !errors.Is(err, vector.ErrStepTimeout) || !strings.Contains(err.Error(), want) {
 				t.Fatalf("Collect = %v, want ErrStepTimeout with %q", err, want)
@@ -126,12 +110,12 @@ func TestCollectContextHangingEnv(t *testing.T) {
 			ctx, cancel := context.WithTimeout(bg, 30*time.Millisecond)
 			defer cancel()
 			run := collector_(t, v, k.aColl)
-			within(t, 5*time.Second, "Collect", func() { err = run(ctx, 50) })
+			envtest.Within(t, 5*time.Second, "Collect", func() { err = run(ctx, 50) })
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("Collect = %v, want context.DeadlineExceeded", err)
 			}
 			close(unblock) // Close waits for the env without a step timeout
-			within(t, 5*time.Second, "Close", func() { v.Close() })
+			envtest.Within(t, 5*time.Second, "Close", func() { v.Close() })
 		})
 	}
 }

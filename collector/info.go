@@ -26,7 +26,6 @@ type infoTable struct {
 	envID *infoNode      // the "env_id" column
 }
 
-
 type infoKind uint8
 
 const (

@@ -16,22 +16,6 @@ import (
 	"github.com/gorl/gorl/nd"
 )
 
-// within runs f and fails the test if it has not returned after d, so
-// that a test of a hanging env stops by itself.
-func within(t *testing.T, d time.Duration, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("%s did not return within %v", what, d)
-	}
-}
-
 // waitGoroutines waits until at most n goroutines run, failing after a
 // second.
 func waitGoroutines(t *testing.T, n int) {
@@ -85,7 +69,7 @@ func TestStepTimeout(t *testing.T) {
 					}
 				}
 				start := time.Now()
-				within(t, 5*time.Second, "the third step", func() { err = step() })
+				envtest.Within(t, 5*time.Second, "the third step", func() { err = step() })
 				// The message names env 1 and its step: the third of its
 				// episode and of its life.
 				const want = "env 1: step 3 of the episode (3 in all) did not return within 50ms"
@@ -102,7 +86,7 @@ func TestStepTimeout(t *testing.T) {
 				if _, err := v.MarshalState(); !errors.Is(err, vector.ErrStepTimeout) {
 					t.Errorf("MarshalState after the timeout: %v, want ErrStepTimeout", err)
 				}
-				within(t, 5*time.Second, "Close", func() { err = v.Close() })
+				envtest.Within(t, 5*time.Second, "Close", func() { err = v.Close() })
 				if err == nil || !strings.Contains(err.Error(), "env 1: not closed") {
 					t.Errorf("Close = %v, want an error naming env 1", err)
 				}
@@ -143,11 +127,11 @@ func TestStepTimeoutReset(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			within(t, 5*time.Second, "Reset", func() { _, err = v2.Reset(bg, nil, nil) })
+			envtest.Within(t, 5*time.Second, "Reset", func() { _, err = v2.Reset(bg, nil, nil) })
 			if !errors.Is(err, vector.ErrStepTimeout) || !strings.Contains(err.Error(), "env 0: reset did not return") {
 				t.Errorf("hanging Reset: %v, want ErrStepTimeout naming the reset of env 0", err)
 			}
-			within(t, 5*time.Second, "Close", func() { v2.Close() })
+			envtest.Within(t, 5*time.Second, "Close", func() { v2.Close() })
 		})
 	}
 }
@@ -190,12 +174,12 @@ func TestContextEndsWait(t *testing.T) {
 			if async {
 				ctx, cancel := context.WithTimeout(bg, 10*time.Millisecond)
 				defer cancel()
-				within(t, 5*time.Second, "Step", func() { _, err = v.Step(ctx, []int{0}, actions(1, 0)) })
+				envtest.Within(t, 5*time.Second, "Step", func() { _, err = v.Step(ctx, []int{0}, actions(1, 0)) })
 				if !errors.Is(err, context.DeadlineExceeded) {
 					t.Fatalf("Step of a hanging env with a deadline: %v, want context.DeadlineExceeded", err)
 				}
 			}
-			within(t, 5*time.Second, "Close", func() { err = v.Close() })
+			envtest.Within(t, 5*time.Second, "Close", func() { err = v.Close() })
 			if async && (err == nil || !strings.Contains(err.Error(), "env 0: not closed")) {
 				t.Errorf("Close = %v, want an error naming the abandoned env 0", err)
 			}
