@@ -5,8 +5,8 @@ import (
 	"math"
 
 	"github.com/gorl/gorl/batch"
-	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/optim"
+	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
 
@@ -139,6 +139,20 @@ func (q *QBatch) Read(tp *tensor.Tape, b *batch.Batch, m int) error {
 		return fmt.Errorf("actorcritic: returns of shape %v; want [%d]", q.Returns.Shape(), k)
 	}
 	return nil
+}
+
+// ReadObs returns b's "obs" as a tensor on tp, for the actor's step on
+// another tape than the critics'.
+func ReadObs(tp *tensor.Tape, b *batch.Batch) (*tensor.Tensor, error) {
+	a, err := b.Array("obs")
+	if err != nil {
+		return nil, fmt.Errorf("actorcritic: %w", err)
+	}
+	t, err := tp.FromND(a)
+	if err != nil {
+		return nil, fmt.Errorf("actorcritic: obs: %w", err)
+	}
+	return t, nil
 }
 
 // NextObs returns the observations of a batch a target function of
