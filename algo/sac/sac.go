@@ -198,27 +198,28 @@ func (s *SAC) actorDist(tp *tensor.Tape, d distribution.Distribution, obs *tenso
 	return d, nil
 }
 
-// alphaStep makes one step of log α on L_α = −log α·mean(log π + H̄) and
-// returns L_α. The log-probabilities are constants of the step.
+// alphaStep makes one step of log α on L_α (AlphaLoss) and returns L_α.
 func (s *SAC) alphaStep(logp []float32) float64 {
-	c := AlphaLossCoef(logp, s.targetEntropy)
 	s.ntp.Reset()
 	s.ntp.SetGradEnabled(true)
-	loss := s.ntp.MulScalar(s.logAlpha, float32(-c))
-	s.alphaOpt.Step(&s.ntp, s.ntp.Sum(loss))
+	loss := AlphaLoss(&s.ntp, s.logAlpha, logp, s.targetEntropy)
+	s.alphaOpt.Step(&s.ntp, loss)
 	s.ntp.SetGradEnabled(false)
-	return -c * float64(s.logAlpha.Data()[0])
+	return float64(loss.Item())
 }
 
-// AlphaLossCoef returns mean(log π + H̄) over logp, in float64: the α
-// loss is −log α times it, and its gradient with respect to log α is minus
-// it.
-func AlphaLossCoef(logp []float32, targetEntropy float64) float64 {
+// AlphaLoss records on tp the temperature loss of SAC with automatic
+// tuning, L_α = −log α · mean(log π(ã|s) + H̄), a scalar, for the
+// log-probabilities logp of the actor's samples (constants: no gradient
+// reaches the actor) and the target entropy H̄. Its gradient with respect
+// to log α is −mean(log π + H̄): α grows while the policy's entropy −log π
+// is below H̄.
+func AlphaLoss(tp *tensor.Tape, logAlpha *tensor.Tensor, logp []float32, targetEntropy float64) *tensor.Tensor {
 	var sum float64
 	for _, v := range logp {
 		sum += float64(v) + targetEntropy
 	}
-	return sum / float64(len(logp))
+	return tp.Sum(tp.MulScalar(logAlpha, float32(-sum/float64(len(logp)))))
 }
 
 // Postprocess does nothing: SAC gives nothing back to the buffer.
