@@ -2,7 +2,6 @@ package actorcritic
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/optim"
@@ -170,13 +169,4 @@ func NextObs(tp *tensor.Tape, next *batch.Batch) (*tensor.Tensor, error) {
 		return nil, fmt.Errorf("actorcritic: obs_next of shape %v; want [k, n]", t.Shape())
 	}
 	return t, nil
-}
-
-// Finite returns an error naming the loss if v is NaN or infinite: the
-// updates of these algorithms stop instead of training on.
-func Finite(name string, v float64) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("actorcritic: %s is %v", name, v)
-	}
-	return nil
 }
