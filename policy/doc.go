@@ -20,6 +20,10 @@
 //     spaces), or takes its mode when evaluating with DeterministicEval: the
 //     actor of PG, A2C and PPO. Learners get the distribution of a training
 //     batch, with gradients, from Actor.Dist.
+//   - [Deterministic] acts with a deterministic actor's raw actions and adds
+//     exploration [Noise] ([Gaussian], [OU]) while collecting training
+//     data: DDPG's and TD3's policy. OU noise keeps its state per env in the
+//     collector's hidden state, which resets at each env's episode start.
 //   - [BoxMap] maps a continuous policy's raw actions to a Box (clip, tanh,
 //     rescale from [−1, 1]), Tianshou's map_action; policies that map
 //     actions implement [ActionMapper], which collectors use.

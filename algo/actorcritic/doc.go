@@ -29,6 +29,17 @@
 //     Load. [Critic] adds the GAE of an actor-critic algorithm; its Init is
 //     the constructor path A2C and PPO share, its Estimate the start of their
 //     Preprocess.
+//   - Off-policy actor-critics for Box actions (DDPG, TD3, SAC; REDQ and
+//     others build on the same pieces): [DeterministicActor] (MaxAction·tanh
+//     of an MLP), [SquashedHead] (the tanh-squashed Gaussian of SAC, log σ
+//     state-dependent or free, clamped to [LogStdMin, LogStdMax]),
+//     [QCritic] (Q(s, a) on the joined observation and action, or the
+//     action joined after the first layer), [Critics] (an ensemble of N with
+//     targets, one optimizer, the minimum of the targets over all or a
+//     subset, Polyak updates), [Continuous] (their shared settings),
+//     [QBatch], [ReadObs] and [NextObs] (a batch's columns as tensors), and
+//     [ContinuousDims], which rejects other spaces naming them. Their
+//     returns are algo.QReturns; their exploration noise is policy's.
 //   - Configuration: [NetConfig], [Training], [DefaultPolicy], and
 //     [OnPolicy], the settings A2C and PPO share, embedded in their Configs
 //     so that its fields sit at the top level of their JSON.

@@ -128,7 +128,7 @@ func TestCommandLine(t *testing.T) {
 		{"train unknown flag", []string{"train", "--epochs", "3"}, 2, "", "flag provided but not defined: -epochs"},
 		{"train bad seed", []string{"train", "--seed", "-1"}, 2, "", `invalid value "-1" for flag -seed`},
 		{"train argument", []string{"train", "extra"}, 2, "", `unexpected arguments ["extra"]`},
-		{"train unknown algo", train("--algo", "nosuch"), 2, "", `unknown algorithm "nosuch" (known: a2c, bc, bcq, dqn, pg, ppo)`},
+		{"train unknown algo", train("--algo", "nosuch"), 2, "", `unknown algorithm "nosuch" (known: ` + strings.Join(algorithmNames(), ", ") + ")"},
 		{"train --set unknown algo", train("--set", `algo="nosuch"`), 2, "", `unknown algorithm "nosuch"`},
 		{"train --set other algo", train("--algo", "dqn", "--set", `algo="ppo"`), 2, "", "epochs 0 < 1"},
 		{"train unknown env", train("--env", "CartPole-v9"), 2, "", `"CartPole-v9" (registered: Acrobot-v1, CartPole-v1`},

@@ -1,0 +1,120 @@
+package ddpg_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/gorl/gorl/algo/algotest"
+	"github.com/gorl/gorl/algo/ddpg"
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/nn"
+)
+
+// mlp64 evaluates, in float64, the ReLU MLP whose Linear layers are the
+// parameters of ps named prefix+"<i>.weight" and prefix+"<i>.bias", in order.
+func mlp64(ps nn.Params, prefix string, x []float64) []float64 {
+	var layers [][2][]float32
+	for _, p := range ps {
+		name, ok := strings.CutPrefix(p.Name, prefix)
+		if !ok || !strings.HasSuffix(name, ".weight") {
+			continue
+		}
+		b := ps.Lookup(prefix + strings.TrimSuffix(name, "weight") + "bias")
+		layers = append(layers, [2][]float32{p.Tensor.Data(), b.Data()})
+	}
+	for l, wb := range layers {
+		out := make([]float64, len(wb[1]))
+		for o := range out {
+			v := float64(wb[1][o])
+			for i, xi := range x {
+				v += float64(wb[0][o*len(x)+i]) * xi
+			}
+			if l < len(layers)-1 {
+				v = math.Max(v, 0)
+			}
+			out[o] = v
+		}
+		x = out
+	}
+	return x
+}
+
+// TestLosses checks DDPG's 1-step returns, critic loss and actor loss on 5
+// transitions against float64 arithmetic in the test: y = r + γ·(1 −
+// terminated)·Q′(s′, μ′(s′)) with μ′ = 2·tanh(MLP′), L_Q = mean((Q(s, a) −
+// y)²) with the critic before its step, and L_μ = −mean(Q(s, μ(s))) with
+// the stepped critic and the actor before its step.
+func TestLosses(t *testing.T) {
+	cfg := ddpg.DefaultConfig()
+	cfg.ActorHidden, cfg.Critic.Hidden, cfg.NStep, cfg.Gamma = []int{3}, []int{4}, 1, 0.9
+	d, err := ddpg.New(cfg, algotest.Box(t, -10, 10, 2), algotest.Box(t, -2, 2, 1), rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := [][]float32{{0.1, -0.2}, {0.5, 0.3}, {-1, 2}, {0.7, 0.7}, {-0.3, 0.4}}
+	next := [][]float32{{0.2, -0.1}, {0.4, 0.1}, {-0.5, 1}, {0.6, 0.9}, {0, 0}}
+	act := [][]float32{{0.5}, {-1.5}, {2.5}, {0}, {-0.2}}
+	rew := []float64{1, -0.5, 0.25, 2, -1}
+	term := []bool{false, true, false, false, false}
+	buf, err := buffer.New(buffer.Config{Size: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range obs {
+		b := batch.MustNew("obs", obs[i], "act", act[i], "rew", rew[i],
+			"terminated", term[i], "truncated", i == 4, "obs_next", next[i])
+		if _, err := buf.Add(b, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx := []int{0, 1, 2, 3, 4}
+	var b batch.Batch
+	if err := buf.TakeTo(&b, idx); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Preprocess(&b, buf, idx); err != nil {
+		t.Fatal(err)
+	}
+	ps := d.Params()
+	q64 := func(ps nn.Params, prefix string, s []float32, a []float64) float64 {
+		return mlp64(ps, prefix, append([]float64{float64(s[0]), float64(s[1])}, a...))[0]
+	}
+	mu64 := func(ps nn.Params, prefix string, s []float32) []float64 {
+		return []float64{2 * math.Tanh(mlp64(ps, prefix, []float64{float64(s[0]), float64(s[1])})[0])}
+	}
+	ret, _ := b.Array("returns")
+	y := make([]float64, len(obs))
+	wantQ := 0.0
+	for i := range obs {
+		y[i] = rew[i]
+		if !term[i] {
+			y[i] += 0.9 * q64(ps, "critics_target.0.", next[i], mu64(ps, "actor_target.", next[i]))
+		}
+		if got := float64(nd.Data[float32](ret)[i]); !scalar.EqualWithinAbsOrRel(got, y[i], 1e-5, 1e-5) {
+			t.Errorf("return %d = %v, want %v", i, got, y[i])
+		}
+		diff := q64(ps, "critics.0.", obs[i], []float64{float64(act[i][0])}) - y[i]
+		wantQ += diff * diff / float64(len(obs))
+	}
+	actor := ps.Clone() // the actor before its step
+	stats, err := d.Update(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !scalar.EqualWithinAbsOrRel(stats["loss/critic"], wantQ, 1e-5, 1e-5) {
+		t.Errorf("critic loss %v, want %v", stats["loss/critic"], wantQ)
+	}
+	wantMu := 0.0
+	for i := range obs {
+		wantMu -= q64(d.Params(), "critics.0.", obs[i], mu64(actor, "actor.", obs[i])) / float64(len(obs))
+	}
+	if !scalar.EqualWithinAbsOrRel(stats["loss/actor"], wantMu, 1e-5, 1e-5) {
+		t.Errorf("actor loss %v, want %v", stats["loss/actor"], wantMu)
+	}
+}
