@@ -125,13 +125,13 @@ func (p *Deterministic) Act(dst, obs *batch.Batch, state any, explore bool) erro
 // stateArray returns the float32 array [k, m] under "state" in dst, made
 // when missing or of another shape.
 func stateArray(dst *batch.Batch, k, m int) *nd.Array {
-	if v, ok := dst.Get("state"); ok {
+	if v, ok := dst.Get(batch.KeyState); ok {
 		if a, ok := v.(*nd.Array); ok && a.DType() == nd.Float32 && a.Ndim() == 2 && a.Dim(0) == k && a.Dim(1) == m {
 			return a
 		}
 	}
 	a := nd.Zeros(nd.Float32, k, m)
-	if err := dst.Set("state", a); err != nil {
+	if err := dst.Set(batch.KeyState, a); err != nil {
 		panic(err) // a valid key and an array
 	}
 	return a

@@ -119,13 +119,13 @@ func (q *QBatch) Read(tp *tensor.Tape, b *batch.Batch, m int) error {
 		return t, nil
 	}
 	var err error
-	if q.Obs, err = get("obs"); err != nil {
+	if q.Obs, err = get(batch.KeyObs); err != nil {
 		return err
 	}
-	if q.Act, err = get("act"); err != nil {
+	if q.Act, err = get(batch.KeyAct); err != nil {
 		return err
 	}
-	if q.Returns, err = get("returns"); err != nil {
+	if q.Returns, err = get(batch.KeyReturns); err != nil {
 		return fmt.Errorf("%w (run Preprocess first)", err)
 	}
 	k := q.Obs.Dim(0)
@@ -143,7 +143,7 @@ func (q *QBatch) Read(tp *tensor.Tape, b *batch.Batch, m int) error {
 // ReadObs returns b's "obs" as a tensor on tp, for the actor's step on
 // another tape than the critics'.
 func ReadObs(tp *tensor.Tape, b *batch.Batch) (*tensor.Tensor, error) {
-	a, err := b.Array("obs")
+	a, err := b.Array(batch.KeyObs)
 	if err != nil {
 		return nil, fmt.Errorf("actorcritic: %w", err)
 	}
@@ -157,7 +157,7 @@ func ReadObs(tp *tensor.Tape, b *batch.Batch) (*tensor.Tensor, error) {
 // NextObs returns the observations of a batch a target function of
 // algo.QReturns receives ("obs" holding obs_next) as a tensor on tp.
 func NextObs(tp *tensor.Tape, next *batch.Batch) (*tensor.Tensor, error) {
-	a, err := next.Array("obs")
+	a, err := next.Array(batch.KeyObs)
 	if err != nil {
 		return nil, fmt.Errorf("actorcritic: obs_next: %w", err)
 	}

@@ -28,11 +28,16 @@ func TestRefusedSpaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	discrete, err := env.NewDiscrete(3, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// The action space each algorithm cannot act in: Box for the
 	// Q-learning family, MultiDiscrete for the actors, whose heads are
-	// Categorical or Normal.
+	// Categorical or Normal, Discrete for the continuous actor-critics.
 	refused := map[string]env.Space{
 		"a2c": multi, "bc": multi, "bcq": box, "dqn": box, "pg": multi, "ppo": multi,
+		"ddpg": discrete, "sac": discrete, "td3": discrete,
 	}
 	for _, name := range algorithmNames() {
 		act, ok := refused[name]
