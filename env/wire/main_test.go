@@ -13,6 +13,7 @@ import (
 	_ "github.com/gorl/gorl/env/classic"
 	"github.com/gorl/gorl/env/envtest"
 	"github.com/gorl/gorl/env/wire"
+	"github.com/gorl/gorl/nd"
 )
 
 // The test binary is also the worker of the envs below: TestMain serves one
@@ -48,6 +49,7 @@ func TestMain(m *testing.M) {
 			time.Sleep(time.Hour)
 		}}
 	})
+	env.Register("wiretest/Frames-v0", env.Spec{New: newFrames})
 	wire.ServeWorker()
 	if os.Getenv("WIRETEST_SPAWNER") != "" {
 		spawner()
@@ -116,4 +118,32 @@ func procStat(pid int) (ppid int, state string, ok bool) {
 	}
 	ppid, _ = strconv.Atoi(f[1])
 	return ppid, f[0], true
+}
+
+// frames is an env of 84×84×4 uint8 observations (an Atari frame stack)
+// that costs nothing to step, for benchmarks of the transfer.
+type frames struct {
+	obs, act env.Space
+	buf      *nd.Array
+}
+
+func newFrames() (env.Env, error) {
+	obs, err := env.NewBox(0, 255, []int{84, 84, 4}, nd.Uint8)
+	if err != nil {
+		return nil, err
+	}
+	act, _ := env.NewDiscrete(6, 0)
+	return &frames{obs: obs, act: act, buf: nd.Zeros(nd.Uint8, 84, 84, 4)}, nil
+}
+
+func (f *frames) ObservationSpace() env.Space { return f.obs }
+func (f *frames) ActionSpace() env.Space      { return f.act }
+func (f *frames) Close() error                { return nil }
+func (f *frames) Reset(env.Seed) (any, env.Info, error) {
+	return f.buf, nil, nil
+}
+func (f *frames) Step(any) (any, float64, bool, bool, env.Info, error) {
+	d := nd.Data[uint8](f.buf)
+	d[0]++
+	return f.buf, 1, false, false, nil, nil
 }
