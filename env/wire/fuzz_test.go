@@ -135,7 +135,7 @@ func TestBoundedAllocation(t *testing.T) {
 		if !errors.Is(err, ErrProtocol) {
 			t.Errorf("%s: error %v, want ErrProtocol", name, err)
 		}
-		if n := after.TotalAlloc - before.TotalAlloc; n > 2*readChunk {
+		if n := after.TotalAlloc - before.TotalAlloc; n > 4*readChunk { // far below the sizes claimed
 			t.Errorf("%s: allocated %d bytes", name, n)
 		}
 	}
