@@ -59,14 +59,17 @@ const readChunk = 64 << 10
 // ends before a frame starts, and an error wrapping ErrProtocol for a
 // length of 0 or over MaxFrame, or a frame cut short.
 func ReadFrame(r io.Reader, buf []byte) (typ byte, payload, newBuf []byte, err error) {
-	var hdr [5]byte
-	if _, err := io.ReadFull(r, hdr[:4]); err != nil {
+	if cap(buf) < 4 {
+		buf = make([]byte, 4, 64)
+	}
+	hdr := buf[:4] // in buf, so that reading does not allocate
+	if _, err := io.ReadFull(r, hdr); err != nil {
 		if err == io.ErrUnexpectedEOF {
 			return 0, nil, buf, protoErr("frame header cut short")
 		}
 		return 0, nil, buf, err
 	}
-	n := binary.LittleEndian.Uint32(hdr[:4])
+	n := binary.LittleEndian.Uint32(hdr)
 	if n == 0 || n > MaxFrame {
 		return 0, nil, buf, protoErr("frame length %d outside [1, %d]", n, MaxFrame)
 	}

@@ -274,3 +274,21 @@ func TestParentKilled(t *testing.T) {
 		}
 	}
 }
+
+// TestStepAllocs locks the client's step, action to observation, at zero
+// allocations (an env whose Info is nil).
+func TestStepAllocs(t *testing.T) {
+	e := start(t, "wiretest/Frames-v0", wire.Options{Timeout: 10 * time.Second})
+	if _, _, err := e.Reset(env.NoSeed); err != nil {
+		t.Fatal(err)
+	}
+	act := nd.MustNew(int64(1))
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, _, _, _, _, err := e.Step(act); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per step", allocs)
+	}
+}
