@@ -41,7 +41,8 @@ var ErrRegister = errors.New("env: invalid registration")
 
 var registry struct {
 	sync.RWMutex
-	specs map[string]Spec
+	specs    map[string]Spec
+	prefixes map[string]func(name string) (Env, error)
 }
 
 // Register makes the env id available to Make. Packages of envs call it
@@ -69,6 +70,42 @@ func Register(id string, spec Spec) {
 	registry.specs[id] = spec
 }
 
+// RegisterPrefix makes Make hand every id that starts with prefix and is
+// not registered itself to makeEnv, with the rest of the id: a package that
+// makes envs from outside the registry (Python Gymnasium envs for the
+// prefix "gym:") registers itself this way. Make wraps no TimeLimit around
+// what makeEnv returns. RegisterPrefix panics with an error wrapping
+// ErrRegister if prefix is empty or already registered, or makeEnv is nil.
+func RegisterPrefix(prefix string, makeEnv func(name string) (Env, error)) {
+	registry.Lock()
+	defer registry.Unlock()
+	switch _, dup := registry.prefixes[prefix]; {
+	case prefix == "":
+		panic(fmt.Errorf("%w: empty prefix", ErrRegister))
+	case makeEnv == nil:
+		panic(fmt.Errorf("%w: prefix %s has a nil func", ErrRegister, prefix))
+	case dup:
+		panic(fmt.Errorf("%w: prefix %s is already registered", ErrRegister, prefix))
+	}
+	if registry.prefixes == nil {
+		registry.prefixes = map[string]func(string) (Env, error){}
+	}
+	registry.prefixes[prefix] = makeEnv
+}
+
+// byPrefix returns the func registered for the longest prefix of id.
+func byPrefix(id string) (func(string) (Env, error), string, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	best := ""
+	for p := range registry.prefixes {
+		if strings.HasPrefix(id, p) && len(p) > len(best) {
+			best = p
+		}
+	}
+	return registry.prefixes[best], best, best != ""
+}
+
 // Lookup returns the spec registered under id.
 func Lookup(id string) (Spec, bool) {
 	registry.RLock()
@@ -94,10 +131,18 @@ func IDs() []string {
 // gym.make does. An env package must be imported for its ids to be
 // registered (import _ "github.com/gorl/gorl/env/classic"). Make returns an
 // error wrapping ErrNotRegistered, listing the known ids, for an unknown id,
-// and the error of the spec's New.
+// and the error of the spec's New. An unregistered id that starts with a
+// prefix given to RegisterPrefix is made by that prefix's func.
 func Make(id string) (Env, error) {
 	spec, ok := Lookup(id)
 	if !ok {
+		if makeEnv, prefix, ok := byPrefix(id); ok {
+			e, err := makeEnv(id[len(prefix):])
+			if err != nil {
+				return nil, fmt.Errorf("env: making %s: %w", id, err)
+			}
+			return e, nil
+		}
 		known := IDs()
 		list := "none; import a package of envs such as github.com/gorl/gorl/env/classic"
 		if len(known) > 0 {

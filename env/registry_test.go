@@ -104,3 +104,33 @@ func TestRegisterPanics(t *testing.T) {
 		t.Error("a rejected registration was kept")
 	}
 }
+
+// TestRegisterPrefix checks that Make hands unregistered ids with a
+// registered prefix to the prefix's func, and registered ids to their spec.
+func TestRegisterPrefix(t *testing.T) {
+	var got []string
+	env.RegisterPrefix("prefixtest:", func(name string) (env.Env, error) {
+		got = append(got, name)
+		if name == "bad" {
+			return nil, errors.New("no such env")
+		}
+		return envtest.New(envtest.Config{})
+	})
+	if _, err := env.Make("prefixtest:Thing-v1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.Make("prefixtest:bad"); err == nil || !strings.Contains(err.Error(), "making prefixtest:bad: no such env") {
+		t.Fatalf("error %v", err)
+	}
+	if !slices.Equal(got, []string{"Thing-v1", "bad"}) {
+		t.Fatalf("the prefix func got %q", got)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !errors.Is(r.(error), env.ErrRegister) {
+				t.Errorf("duplicate prefix: recovered %v", r)
+			}
+		}()
+		env.RegisterPrefix("prefixtest:", func(string) (env.Env, error) { return nil, nil })
+	}()
+}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/gorl/gorl/env/wire"
 )
 
 const usage = `usage:
@@ -20,6 +22,7 @@ Run "gorl COMMAND -h" for a command's flags.
 `
 
 func main() {
+	wire.ServeWorker() // a worker process of an env (workers=process) serves it and exits
 	ctx, stop := interruptible(context.Background(), os.Stderr)
 	err := runSafe(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

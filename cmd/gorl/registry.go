@@ -151,7 +151,17 @@ type RunConfig struct {
 	StepTimeout string `json:"step_timeout"`
 	// AllowNonFinite accepts NaN and ±Inf rewards and observations from
 	// the envs, which otherwise fail the run naming the env and step.
-	AllowNonFinite bool           `json:"allow_non_finite"`
+	AllowNonFinite bool `json:"allow_non_finite"`
+	// Workers is where the envs run: "" or "goroutine" in this process,
+	// "process" each in a worker process of its own (gorl started again),
+	// so that an env that crashes takes down only its worker and the run
+	// fails naming it, or, with RestartWorkers, goes on with a new worker.
+	// Process workers and gym: envs (one Python worker each) always step
+	// concurrently, as with async.
+	Workers string `json:"workers"`
+	// RestartWorkers restarts a process worker lost in a step: its episode
+	// ends truncated and a warning names the env.
+	RestartWorkers bool           `json:"restart_workers"`
 	Trainer        trainer.Config `json:"trainer"`
 	// Normalize, when set, normalizes observations and rewards with
 	// statistics saved with the policy (rl-baselines3-zoo's normalize).

@@ -460,3 +460,30 @@ func TestStepTimeout(t *testing.T) {
 	}
 	noPanic(t, msg)
 }
+
+// TestProcessWorkers trains with workers=process on an env whose process
+// exits in its 50th step: without restart_workers the run ends with a
+// message naming the env and the worker's last output; with it the run
+// goes on to the end, warning of each restart.
+func TestProcessWorkers(t *testing.T) {
+	args := []string{"train", "--quiet", "--env", "test/Crash-v0", "--set", "algorithm.hidden=[8]",
+		"--set", "trainer.epochs=1", "--set", "trainer.step_per_epoch=400", "--set", "train_envs=2", "--set", "test_envs=1",
+		"--set", "trainer.test_episodes=1", "--set", "workers=process"}
+	c := startChild(t, append(args, "--logdir", t.TempDir())...)
+	if code := c.exitCode(t, time.Minute); code == 0 {
+		t.Errorf("exit status 0 after a worker crashed")
+	}
+	msg := c.stderr.String()
+	if !strings.Contains(msg, "env 0: ") || !strings.Contains(msg, "worker exited") || !strings.Contains(msg, "test/Crash-v0: exiting") {
+		t.Errorf("the message does not name the env and the worker's exit:\n%s", msg)
+	}
+	noPanic(t, msg)
+
+	c = startChild(t, append(args, "--logdir", t.TempDir(), "--set", "restart_workers=true")...)
+	if code := c.exitCode(t, time.Minute); code != 0 {
+		t.Errorf("exit status %d with restart_workers\n%s", code, c.stderr.String())
+	}
+	if msg := c.stderr.String(); !strings.Contains(msg, "restarting it") {
+		t.Errorf("no warning of a restart:\n%s", msg)
+	}
+}

@@ -3,12 +3,15 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
-	_ "github.com/gorl/gorl/env/classic" // registers the classic-control envs
+	_ "github.com/gorl/gorl/env/classic"   // registers the classic-control envs
+	_ "github.com/gorl/gorl/env/gymbridge" // registers gym: ids (Python Gymnasium envs)
 	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/trainer"
 )
@@ -34,6 +37,31 @@ func makeEnvs(id string, n int) ([]env.Env, error) {
 		es = append(es, e)
 	}
 	return es, nil
+}
+
+// envMaker returns the function that makes the run's envs: in this
+// process, or each in a worker process when rc.Workers is "process".
+func envMaker(rc RunConfig, timeout time.Duration) (func(id string, n int) ([]env.Env, error), error) {
+	switch rc.Workers {
+	case "", "goroutine":
+		return makeEnvs, nil
+	case "process":
+	default:
+		return nil, fmt.Errorf("workers %q: want \"goroutine\" or \"process\"", rc.Workers)
+	}
+	pc := vector.ProcessConfig{Restart: rc.RestartWorkers, OnLost: func(id int, err error) {
+		what := "the run stops"
+		if rc.RestartWorkers {
+			what = "restarting it"
+		}
+		fmt.Fprintf(os.Stderr, "gorl: env %d: %v\ngorl: env %d: %s\n", id, err, id, what)
+	}}
+	return func(id string, n int) ([]env.Env, error) {
+		if n == 0 {
+			return nil, nil
+		}
+		return vector.ProcessEnvs(id, n, timeout, pc)
+	}, nil
 }
 
 // spaces returns the observation and action spaces of the env id.
@@ -85,6 +113,10 @@ func newSession(rc RunConfig, acfg algoConfig, data buffer.Buffer, setup trainer
 	if err != nil {
 		return nil, err
 	}
+	makeEnvs, err := envMaker(rc, timeout)
+	if err != nil {
+		return nil, err
+	}
 	train, err := makeEnvs(rc.Env, rc.TrainEnvs)
 	if err == nil {
 		train, err = normalizeEnvs(norm, train, true)
@@ -106,6 +138,14 @@ func newSession(rc RunConfig, acfg algoConfig, data buffer.Buffer, setup trainer
 	}
 	setup.TrainEnvs, setup.TestEnvs, setup.Seed = train, test, rc.Seed
 	setup.Vector = vector.Config{Async: rc.Async, StepTimeout: timeout, AllowNonFinite: rc.AllowNonFinite}
+	if rc.Workers == "process" || strings.HasPrefix(rc.Env, "gym:") {
+		// Workers block on their pipes: step them side by side. A process
+		// worker's own timeout kills it and leaves the vector env usable.
+		setup.Vector.Async = true
+		if rc.Workers == "process" {
+			setup.Vector.StepTimeout = 0
+		}
+	}
 	tr, err := trainer.New(alg, rc.Trainer, setup)
 	if err != nil {
 		closeEnvs(append(train, test...))

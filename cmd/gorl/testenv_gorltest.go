@@ -20,6 +20,25 @@ func init() {
 		e, err := env.Make("CartPole-v1")
 		return stuck{e}, err
 	}})
+	// test/Crash-v0 is CartPole whose process exits in the 50th step of
+	// its life: an env that crashes its worker.
+	env.Register("test/Crash-v0", env.Spec{New: func() (env.Env, error) {
+		e, err := env.Make("CartPole-v1")
+		return &crash{Env: e}, err
+	}})
+}
+
+type crash struct {
+	env.Env
+	steps int
+}
+
+func (c *crash) Step(a any) (any, float64, bool, bool, env.Info, error) {
+	if c.steps++; c.steps == 50 {
+		fmt.Fprintln(os.Stderr, "test/Crash-v0: exiting")
+		os.Exit(3)
+	}
+	return c.Env.Step(a)
 }
 
 type stuck struct{ env.Env }

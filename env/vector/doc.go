@@ -87,6 +87,14 @@
 // other dtypes are cast under nd's "same_kind" rule through a row view,
 // one allocation per env.
 //
+// NewProcess runs each env in a worker process of the program instead
+// (Tianshou's SubprocVectorEnv), over package wire's protocol: the envs are
+// wire.Env clients stepped by an Async, so the vector env's code is the
+// same, and a crashing env takes down only its worker. A restarted worker
+// ends its env's episode as truncated rather than failing the call, so
+// that the collector stores the episode, resets that env and goes on
+// without any change of its own.
+//
 // Sync implements Send and Recv too, stepping the sent envs in order when
 // Recv is called, so that asynchronous collectors can be tested
 // deterministically.

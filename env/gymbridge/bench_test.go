@@ -1,0 +1,72 @@
+package gymbridge_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/env/vector"
+	"github.com/gorl/gorl/nd"
+)
+
+// BenchmarkStep measures a step of testdata/faulty.py's Null env, whose
+// own step costs next to nothing, so the time is the bridge's round trip:
+// with a CartPole-sized observation (4 float32) and an Atari frame stack
+// (84×84×4 uint8).
+func BenchmarkStep(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		kwargs map[string]any
+	}{
+		{"obs=4xf32", nil},
+		{"obs=84x84x4xu8", map[string]any{"shape": []int{84, 84, 4}, "dtype": "uint8"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			cfg := config(b)
+			cfg.Kwargs = c.kwargs
+			e := serve(b, "faulty:Null", cfg)
+			if _, _, err := e.Reset(env.NoSeed); err != nil {
+				b.Fatal(err)
+			}
+			act := nd.MustNew(int64(1))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, _, _, _, _, err := e.Step(act); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkVector measures a vector step of n Python workers stepping
+// concurrently (vector.Async), per vector step.
+func BenchmarkVector(b *testing.B) {
+	for _, n := range []int{1, 4} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			envs := make([]env.Env, n)
+			for i := range envs {
+				envs[i] = serve(b, "faulty:Null", config(b))
+			}
+			v, err := vector.NewAsync(envs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer v.Close()
+			ctx := context.Background()
+			if _, err := v.Reset(ctx, nil, nil); err != nil {
+				b.Fatal(err)
+			}
+			acts := nd.Zeros(nd.Int64, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := v.Step(ctx, nil, acts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
