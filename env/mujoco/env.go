@@ -249,13 +249,17 @@ func (e *Env) Close() error {
 //	flags    one byte: 1 seeded, 2 has a state, 4 episode running
 //	source   uvarint length + the PCG source's MarshalBinary
 //	physics  little-endian float64s: time, qpos, qvel, qacc_warmstart, ctrl,
-//	         then the observation's float32s (present with flag 2 only)
+//	         xpos, xipos, then the observation's float32s (present with
+//	         flag 2 only)
 //
 // The warm start of the constraint solver and the controls are saved with
-// the positions and velocities because the next mj_step starts from them;
-// the observation is saved because some tasks observe quantities computed
-// during the last step (Humanoid's cinert, cfrc_ext), which recomputing
-// them from the positions would not give back.
+// the positions and velocities because the next mj_step starts from them.
+// The bodies' positions (xpos, xipos) and the observation are saved
+// because MuJoCo computes them at the start of a physics step, before it
+// integrates: after a step they lag the positions by one physics step, and
+// the rewards of Reacher, Ant and Humanoid and Humanoid's observation read
+// them as they are. Recomputing them from the positions would not give
+// them back.
 func (e *Env) stateTag() string { return "mujoco/1 " + e.t.id }
 
 const (
@@ -266,7 +270,7 @@ const (
 
 // physicsLen is the byte length of the physics part of a saved state.
 func (e *Env) physicsLen() int {
-	return 8*(1+e.s.nq+2*e.s.nv+e.s.nu) + 4*len(e.obsData)
+	return 8*(1+e.s.nq+2*e.s.nv+e.s.nu+6*e.s.nbody) + 4*len(e.obsData)
 }
 
 // MarshalState returns the env's whole state: flags, random stream,
@@ -293,7 +297,7 @@ func (e *Env) MarshalState() ([]byte, error) {
 	b = append(b, src...)
 	if e.hasState {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(*e.s.time))
-		for _, p := range [][]float64{e.s.qpos, e.s.qvel, e.s.warm, e.s.ctrl} {
+		for _, p := range [][]float64{e.s.qpos, e.s.qvel, e.s.warm, e.s.ctrl, e.s.xpos, e.s.xipos} {
 			for _, v := range p {
 				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
 			}
@@ -342,22 +346,23 @@ func (e *Env) UnmarshalState(data []byte) error {
 			data = data[8:]
 			return v
 		}
-		vals := make([]float64, 1+e.s.nq+2*e.s.nv+e.s.nu)
+		vals := make([]float64, 1+e.s.nq+2*e.s.nv+e.s.nu+6*e.s.nbody)
 		for i := range vals {
 			vals[i] = f()
 		}
 		if !allFinite(vals) {
 			return bad("a non-finite physical state")
 		}
+		// mj_forward computes the geoms' positions for Render from the
+		// positions and velocities. It also normalizes the quaternions
+		// in qpos in place, which may change their last bits, so every
+		// saved value is set again after it.
+		copy(e.s.qpos, vals[1:])
+		copy(e.s.qvel, vals[1+e.s.nq:])
+		e.s.forward()
 		*e.s.time = vals[0]
 		vals = vals[1:]
-		for _, p := range [][]float64{e.s.qpos, e.s.qvel} {
-			vals = vals[copy(p, vals):]
-		}
-		// mj_forward recomputes the positions of bodies and geoms for
-		// Render; it may also change the warm start, so that is set after.
-		e.s.forward()
-		for _, p := range [][]float64{e.s.warm, e.s.ctrl} {
+		for _, p := range [][]float64{e.s.qpos, e.s.qvel, e.s.warm, e.s.ctrl, e.s.xpos, e.s.xipos} {
 			vals = vals[copy(p, vals):]
 		}
 		for i := range e.obsData {

@@ -34,25 +34,26 @@ var (
 
 // loadLibrary loads libmujoco on first use and checks its version.
 func loadLibrary() (*library, error) {
-	libOnce.Do(func() { libErr = openLibrary() })
+	libOnce.Do(func() { lib, libErr = openLibrary(libraries) })
 	if libErr != nil {
 		return nil, libErr
 	}
 	return &lib, nil
 }
 
-func openLibrary() error {
+// openLibrary opens the first of names that loads.
+func openLibrary(names []string) (library, error) {
 	var (
 		h   uintptr
 		err error
 	)
-	for _, name := range libraries {
+	for _, name := range names {
 		if h, err = purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_LOCAL); err == nil {
 			break
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%w: %v (install Debian's libmujoco-dev, which brings libmujoco2.2.2: apt-get install libmujoco-dev)", ErrNoLibrary, err)
+		return library{}, fmt.Errorf("%w: %v (install Debian's libmujoco-dev, which brings libmujoco2.2.2: apt-get install libmujoco-dev)", ErrNoLibrary, err)
 	}
 	sym := func(s string) uintptr {
 		if err != nil {
@@ -72,14 +73,13 @@ func openLibrary() error {
 		rnePost: sym("mj_rnePostConstraint"), name2id: sym("mj_name2id"),
 	}
 	if err != nil {
-		return err
+		return library{}, err
 	}
 	if v, _, _ := purego.SyscallN(version); int32(v) != headerVersion {
-		return fmt.Errorf("%w: libmujoco reports version %d; this package reads the structures of version %d (Debian's libmujoco2.2.2)",
+		return library{}, fmt.Errorf("%w: libmujoco reports version %d; this package reads the structures of version %d (Debian's libmujoco2.2.2)",
 			ErrNoLibrary, int32(v), headerVersion)
 	}
-	lib = l
-	return nil
+	return l, nil
 }
 
 // ErrNoLibrary is wrapped by the error of every constructor when libmujoco
@@ -136,3 +136,7 @@ func (l *library) call(fn uintptr, args ...uintptr) uintptr {
 	r, _, _ := purego.SyscallN(fn, args...)
 	return r
 }
+
+// callMD calls fn(m, d) with md = {m, d}, a slice the caller keeps, so that
+// the call does not allocate the variadic arguments of purego.SyscallN.
+func (l *library) callMD(fn uintptr, md []uintptr) { purego.SyscallN(fn, md...) }

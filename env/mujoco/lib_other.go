@@ -23,5 +23,6 @@ func loadLibrary() (*library, error) {
 
 func (l *library) compile([]byte) (uintptr, error)          { panic("unreachable") }
 func (l *library) call(fn uintptr, args ...uintptr) uintptr { panic("unreachable") }
+func (l *library) callMD(fn uintptr, md []uintptr)          { panic("unreachable") }
 func cPointer(addr uintptr) unsafe.Pointer                  { return *(*unsafe.Pointer)(unsafe.Pointer(&addr)) }
 func cString(s string) []byte                               { return append([]byte(s), 0) }

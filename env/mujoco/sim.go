@@ -11,6 +11,7 @@ import (
 type sim struct {
 	lib  *library
 	m, d uintptr
+	md   []uintptr // {m, d}, the arguments of most calls
 
 	nq, nv, nu, nbody, ngeom, nsite int
 	timestep                        float64
@@ -42,7 +43,7 @@ func newSim(xml []byte) (*sim, error) {
 		l.call(l.deleteModel, m)
 		return nil, fmt.Errorf("mujoco: mj_makeData failed")
 	}
-	s := &sim{lib: l, m: m, d: d}
+	s := &sim{lib: l, m: m, d: d, md: []uintptr{m, d}}
 	mi := func(off uintptr) int { return int(*(*int32)(cPointer(m + off))) }
 	s.nq, s.nv, s.nu = mi(mNQ), mi(mNV), mi(mNU)
 	s.nbody, s.ngeom, s.nsite = mi(mNBody), mi(mNGeom), mi(mNSite)
@@ -98,13 +99,13 @@ func (s *sim) id(typ int, name string) (int, error) {
 // Gymnasium's MujocoEnv does after each frame skip.
 func (s *sim) step(n int) {
 	for range n {
-		s.lib.call(s.lib.step, s.m, s.d)
+		s.lib.callMD(s.lib.step, s.md)
 	}
-	s.lib.call(s.lib.rnePost, s.m, s.d)
+	s.lib.callMD(s.lib.rnePost, s.md)
 }
 
-func (s *sim) forward()   { s.lib.call(s.lib.forward, s.m, s.d) }
-func (s *sim) resetData() { s.lib.call(s.lib.resetData, s.m, s.d) }
+func (s *sim) forward()   { s.lib.callMD(s.lib.forward, s.md) }
+func (s *sim) resetData() { s.lib.callMD(s.lib.resetData, s.md) }
 
 // close frees the data and the model. The slices must not be used after.
 func (s *sim) close() {
