@@ -25,6 +25,8 @@ type BenchRun struct {
 	Doc string
 	// Run runs the comparison and writes its table to w.
 	Run func(ctx context.Context, o BenchOptions, w io.Writer) error
+	// Long marks a run of hours, which runs only when named.
+	Long bool
 }
 
 // BenchOptions are gorl bench's flags.
@@ -60,9 +62,13 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.IntVar(&o.Seeds, "seeds", 5, "number of seeds of each learning run")
 	fs.Uint64Var(&o.FirstSeed, "first-seed", 0, "first seed of the learning runs")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gorl bench [--seeds N] [--first-seed N] [RUN]...\n       gorl bench matrix -h  (the learning matrix)\nruns (all when none is named):")
+		fmt.Fprintln(stderr, "usage: gorl bench [--seeds N] [--first-seed N] [RUN]...\n       gorl bench matrix -h  (the learning matrix)\nruns (all but the long ones, marked *, when none is named):")
 		for _, name := range slices.Sorted(maps.Keys(benchRuns)) {
-			fmt.Fprintf(stderr, "  %-16s %s\n", name, benchRuns[name].Doc)
+			mark := " "
+			if benchRuns[name].Long {
+				mark = "*"
+			}
+			fmt.Fprintf(stderr, " %s%-16s %s\n", mark, name, benchRuns[name].Doc)
 		}
 		fs.PrintDefaults()
 	}
@@ -75,7 +81,11 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	o.Log = stderr
 	names := fs.Args()
 	if len(names) == 0 {
-		names = slices.Sorted(maps.Keys(benchRuns))
+		for _, name := range slices.Sorted(maps.Keys(benchRuns)) {
+			if !benchRuns[name].Long {
+				names = append(names, name)
+			}
+		}
 	}
 	for _, name := range names {
 		if _, ok := benchRuns[name]; !ok {

@@ -38,3 +38,28 @@ func init() {
 		})
 	}
 }
+
+// SAC on the MuJoCo locomotion tasks with Tianshou's MuJoCo example settings
+// (the sac presets of these envs), 1M env steps per seed, next to the
+// returns Tianshou publishes for that script at 1M steps (mean ± std over
+// 10 seeds). No run stops early: the threshold is the published mean, and
+// the table reports each seed's best test return.
+func init() {
+	for _, r := range []struct {
+		name, env string
+		ref       float64
+		refText   string
+	}{
+		{"sac-halfcheetah", "HalfCheetah-v4", 12139, "12,139 ± 1,567"},
+		{"sac-hopper", "Hopper-v4", 3542, "3,542 ± 51"},
+	} {
+		RegisterBench(r.name, BenchRun{
+			Doc: "SAC on " + r.env + " with Tianshou's MuJoCo example settings, 1M env steps (Tianshou: " + r.refText + "; hours per seed)",
+			Run: func(ctx context.Context, o BenchOptions, w io.Writer) error {
+				return solveRuns(ctx, SolveSpec{Algo: "sac", Env: r.env, Threshold: r.ref, Need: 0,
+					Reference: "Tianshou mujoco_sac.py at 1M steps: " + r.refText}, o, w)
+			},
+			Long: true,
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/gorl/gorl/env"
 	_ "github.com/gorl/gorl/env/classic"   // registers the classic-control envs
 	_ "github.com/gorl/gorl/env/gymbridge" // registers gym: ids (Python Gymnasium envs)
+	_ "github.com/gorl/gorl/env/mujoco"    // registers the MuJoCo locomotion tasks (libmujoco loaded at run time)
 	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/trainer"
 )
