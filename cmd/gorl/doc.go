@@ -8,6 +8,7 @@
 //	gorl eval [--episodes N] [--seed N] [--explore] [--gif FILE] POLICY_OR_RUN_DIR
 //	gorl list
 //	gorl bench [--seeds N] [RUN]...
+//	gorl dashboard [RUNS_DIR] [--addr 127.0.0.1:6006]
 //
 // train builds a run from the algorithm's registered defaults for the env,
 // then a JSON configuration file (--config), then --set assignments (a dotted
@@ -55,6 +56,14 @@
 // the env's rendered frames. It refuses a policy whose weights are not
 // finite, naming the parameter. list prints the envs and algorithms. bench runs
 // the learning and speed comparisons; gorl bench -h lists them.
+//
+// dashboard serves a read-only web page of the runs in RUNS_DIR (default
+// runs; a run directory opens the page on that run) with their configs,
+// learning curves that follow log.jsonl as it grows, and the newest .gif of
+// each run directory (package dashboard). It listens on the loopback
+// address unless --addr says otherwise. train --dashboard serves it beside
+// the run while the run trains, on 127.0.0.1:6006 or a free port when that
+// one is taken.
 //
 // # Extending
 //

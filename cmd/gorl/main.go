@@ -18,6 +18,7 @@ const usage = `usage:
   gorl list [--presets]
   gorl bench [--seeds N] [RUN]...
   gorl bench matrix [--only ALGO] [--env ID] [--seeds N] [--jobs K] [--out FILE]
+  gorl dashboard [RUNS_DIR] [--addr 127.0.0.1:6006]
 Run "gorl COMMAND -h" for a command's flags.
 `
 
@@ -72,6 +73,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdList(stdout)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
+	case "dashboard":
+		return cmdDashboard(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -44,6 +44,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	resume := fs.Bool("resume", false, "continue the run in --logdir from its checkpoint")
 	overwrite := fs.Bool("overwrite", false, "replace the run already in --logdir (its config, logs, checkpoint and policies) with a new one")
 	quiet := fs.Bool("quiet", false, "no progress line")
+	dash := fs.Bool("dashboard", false, "serve the dashboard of the run and those beside it on "+dashboardAddr+" (or a free port) while it trains")
 	verbose := fs.Bool("verbose", false, "print the stack of an env's panic to the standard error too (it is always written to the run's "+errorLogFile+")")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -142,6 +143,13 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := writeConfig(); err != nil {
 			return err
 		}
+	}
+	if *dash {
+		stop, err := startTrainDashboard(*logdir, stdout)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 
 	tb, err := logger.NewTensorBoard(logger.TensorBoardConfig{Dir: *logdir})
