@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 
-	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/ppo"
 	"github.com/gorl/gorl/env"
 	_ "github.com/gorl/gorl/env/classic" // registers CartPole-v1
@@ -18,8 +16,8 @@ import (
 
 // A policy file as gorl train writes it is loaded by building the same
 // algorithm from the stored configuration; the loaded policy then acts.
-// Here the file is written in the example, with the parts gorl train
-// writes; a program reads a run's best.gorl with LoadFile instead.
+// Here the file is written in the example, as gorl train writes it; a
+// program reads a run's best.gorl with LoadFile instead.
 func Example() {
 	probe, _ := env.Make("CartPole-v1")
 	obsSpace, actSpace := probe.ObservationSpace(), probe.ActionSpace()
@@ -28,9 +26,7 @@ func Example() {
 	trained, _ := ppo.New(cfg, obsSpace, actSpace, rand.New(rand.NewPCG(1, 2)))
 	run := map[string]any{"algo": "ppo", "env": "CartPole-v1", "seed": 1, "algorithm": cfg}
 	var file bytes.Buffer
-	err := algo.SaveParts(&file, algo.JSONPart("config", &run), algo.ParamsPart("policy", trained.Policy().Params()),
-		algo.Part{Name: "normalize", Save: func(io.Writer) error { return nil }}) // no normalization
-	if err != nil {
+	if err := policyfile.Write(&file, &run, trained.Policy(), nil); err != nil { // no normalization
 		fmt.Println(err)
 		return
 	}

@@ -1,6 +1,6 @@
-// Package policyfile reads the policy files that gorl train writes (a run's
-// best.gorl and last.gorl), so that a program can act with a trained policy
-// without the command.
+// Package policyfile writes and reads the policy files of gorl train (a
+// run's best.gorl and last.gorl), so that a program can act with a trained
+// policy without the command.
 //
 // # Overview
 //
@@ -61,12 +61,36 @@ type File struct {
 	stats  []byte // the normalize part
 }
 
+// Write writes a policy file to w: run, the run's configuration (a value
+// that encodes as config.json does), the parameters of p, and the
+// statistics of norm (nil for a run without normalization).
+func Write(w io.Writer, run any, p policy.Policy, norm *env.Normalizer) error {
+	stats := algo.Part{Name: "normalize", Save: func(w io.Writer) error {
+		if norm == nil {
+			return nil
+		}
+		b, err := norm.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}}
+	return algo.SaveParts(w, algo.JSONPart("config", run), algo.ParamsPart("policy", p.Params()), stats)
+}
+
 // Load reads a policy file from r. It decodes the header, calls build with
 // it for a policy of the same algorithm and configuration (its initial
 // weights do not matter), and loads the file's parameters into that policy.
-// It returns an error for a file that is not a policy file, is truncated or
-// corrupt, or whose parameters do not fit the policy, and build's error.
+// Files written before normalization existed, without the normalize part,
+// load too. It returns an error for a file that is not a policy file, is
+// truncated or corrupt, or whose parameters do not fit the policy, and
+// build's error.
 func Load(r io.Reader, build func(Header) (policy.Policy, error)) (*File, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("policyfile: %w", err)
+	}
 	f := &File{}
 	config := algo.Part{Name: "config", Load: func(r io.Reader) error {
 		b, err := io.ReadAll(r)
@@ -95,7 +119,16 @@ func Load(r io.Reader, build func(Header) (policy.Policy, error)) (*File, error)
 		f.stats, err = io.ReadAll(r)
 		return err
 	}}
-	if err := algo.LoadParts(r, config, params, stats); err != nil {
+	err = algo.LoadParts(bytes.NewReader(data), config, params, stats)
+	if err != nil && f.Policy != nil && (f.Normalize == nil || !f.Normalize.Enabled()) {
+		// An older file of a run without normalization ends after its
+		// parameters.
+		*f = File{}
+		if algo.LoadParts(bytes.NewReader(data), config, params) == nil {
+			err = nil
+		}
+	}
+	if err != nil {
 		return nil, fmt.Errorf("policyfile: %w", err)
 	}
 	if len(f.stats) > 0 && (f.Normalize == nil || !f.Normalize.Enabled()) {
@@ -106,11 +139,12 @@ func Load(r io.Reader, build func(Header) (policy.Policy, error)) (*File, error)
 
 // LoadFile is Load of the file at path; errors name the path.
 func LoadFile(path string, build func(Header) (policy.Policy, error)) (*File, error) {
-	b, err := os.ReadFile(path)
+	r, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := Load(bytes.NewReader(b), build)
+	defer r.Close()
+	f, err := Load(r, build)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

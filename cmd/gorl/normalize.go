@@ -3,9 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
-	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 )
@@ -20,18 +18,28 @@ func newNormalizer(rc RunConfig) (*env.Normalizer, error) {
 	if rc.Async {
 		return nil, errors.New("normalize: the statistics are shared by the envs of a sequential vector env; set async to false")
 	}
-	obs, _, err := spaces(rc.Env)
+	size, err := obsSize(rc.Env)
 	if err != nil {
 		return nil, err
 	}
-	if obs.DType() == 0 {
-		return nil, fmt.Errorf("normalize: the observations of %s are not arrays", rc.Env)
-	}
-	n, err := env.NewNormalizer(*rc.Normalize, nd.Zeros(nd.Float32, obs.Shape()...).Size())
+	n, err := env.NewNormalizer(*rc.Normalize, size)
 	if err != nil {
 		return nil, fmt.Errorf("normalize: %w", err)
 	}
 	return n, nil
+}
+
+// obsSize is the number of values in an observation of the env id, the
+// size of its normalization statistics.
+func obsSize(id string) (int, error) {
+	obs, _, err := spaces(id)
+	if err != nil {
+		return 0, err
+	}
+	if obs.DType() == 0 {
+		return 0, fmt.Errorf("normalize: the observations of %s are not arrays", id)
+	}
+	return nd.Zeros(nd.Float32, obs.Shape()...).Size(), nil
 }
 
 // normalizeEnvs puts es behind n (nothing when n is nil), as training envs
@@ -51,40 +59,4 @@ func normalizeEnvs(n *env.Normalizer, es []env.Env, train bool) ([]env.Env, erro
 		out[i] = w
 	}
 	return out, nil
-}
-
-// normalizePart is the part of a policy file that holds the normalization
-// statistics: empty without normalization. Loading builds the Normalizer
-// of the configuration *rc read before it into *n.
-func normalizePart(rc *RunConfig, n **env.Normalizer) algo.Part {
-	return algo.Part{
-		Name: "normalize",
-		Save: func(w io.Writer) error {
-			if *n == nil {
-				return nil
-			}
-			b, err := (*n).MarshalBinary()
-			if err != nil {
-				return err
-			}
-			_, err = w.Write(b)
-			return err
-		},
-		Load: func(r io.Reader) error {
-			b, err := io.ReadAll(r)
-			if err != nil {
-				return err
-			}
-			if rc.Normalize == nil || !rc.Normalize.Enabled() {
-				if len(b) != 0 {
-					return errors.New("statistics for a run without normalization")
-				}
-				return nil
-			}
-			if *n, err = newNormalizer(*rc); err != nil {
-				return err
-			}
-			return (*n).UnmarshalBinary(b)
-		},
-	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,10 +12,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/logger"
 	"github.com/gorl/gorl/policy"
+	"github.com/gorl/gorl/policyfile"
 	"github.com/gorl/gorl/tensor"
 	"github.com/gorl/gorl/trainer"
 )
@@ -247,16 +246,16 @@ func meanStd(mean, std float64) string {
 	return fmt.Sprintf("%.1f ± %.1f", mean, std)
 }
 
-// savePolicy writes a policy file: the run's configuration, the policy's
-// parameters and the normalization statistics of norm (nil for none),
-// replacing path atomically.
+// savePolicy writes a policy file (policyfile.Write): the run's
+// configuration, the policy's parameters and the normalization statistics
+// of norm (nil for none), replacing path atomically.
 func savePolicy(path string, rc RunConfig, p policy.Policy, norm *env.Normalizer) error {
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name())
-	if err := algo.SaveParts(f, algo.JSONPart("config", &rc), algo.ParamsPart("policy", p.Params()), normalizePart(&rc, &norm)); err != nil {
+	if err := policyfile.Write(f, &rc, p, norm); err != nil {
 		f.Close()
 		return err
 	}
@@ -270,39 +269,38 @@ func savePolicy(path string, rc RunConfig, p policy.Policy, norm *env.Normalizer
 	return os.Rename(f.Name(), path)
 }
 
-// loadPolicy reads a policy file: it builds the algorithm its configuration
-// describes and loads the policy's parameters into it, and the
-// normalization statistics (nil without normalization; files written
-// before normalization existed have no such part).
+// loadPolicy reads a policy file (policyfile.LoadFile): it builds the
+// algorithm its configuration describes, loads the policy's parameters into
+// it, and returns the normalization statistics (nil without normalization).
 func loadPolicy(path string) (RunConfig, policy.Policy, *env.Normalizer, error) {
-	file, err := os.ReadFile(path)
+	var rc RunConfig
+	f, err := policyfile.LoadFile(path, func(h policyfile.Header) (policy.Policy, error) {
+		if err := strictDecode(h.Run, &rc); err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+		acfg, err := configOf(rc)
+		if err != nil {
+			return nil, err
+		}
+		alg, err := newAlgorithm(rc, acfg)
+		if err != nil {
+			return nil, err
+		}
+		return alg.Policy(), nil
+	})
 	if err != nil {
 		return RunConfig{}, nil, nil, err
 	}
-	var rc RunConfig
-	var norm *env.Normalizer
-	var alg algo.Algorithm
-	policyPart := algo.Part{
-		Name: "policy",
-		Load: func(r io.Reader) error {
-			acfg, err := configOf(rc)
-			if err != nil {
-				return err
-			}
-			if alg, err = newAlgorithm(rc, acfg); err != nil {
-				return err
-			}
-			return algo.ParamsPart("policy", alg.Policy().Params()).Load(r)
-		},
+	if rc.Normalize == nil || !rc.Normalize.Enabled() {
+		return rc, f.Policy, nil, nil
 	}
-	err = algo.LoadParts(bytes.NewReader(file), algo.JSONPart("config", &rc), policyPart, normalizePart(&rc, &norm))
-	if err != nil && (rc.Normalize == nil || !rc.Normalize.Enabled()) {
-		if algo.LoadParts(bytes.NewReader(file), algo.JSONPart("config", &rc), policyPart) == nil {
-			err = nil
-		}
+	size, err := obsSize(rc.Env)
+	if err != nil {
+		return RunConfig{}, nil, nil, err
 	}
+	norm, err := f.Normalizer(size)
 	if err != nil {
 		return RunConfig{}, nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return rc, alg.Policy(), norm, nil
+	return rc, f.Policy, norm, nil
 }
