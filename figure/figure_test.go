@@ -257,4 +257,5 @@ func writeArtifact(t *testing.T, name string, b []byte) {
 		}
 	}
 }
+
 var plotutilColor = plotutil.Color
