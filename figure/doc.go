@@ -27,9 +27,9 @@
 // embedded, and no cgo or system library.
 //
 // Group puts runs on the union of their x values (thinned to at most
-// MaxPoints evenly spaced ones), and reads each run there as a step
-// function: its value at x is its last logged value at or before x, the
-// way a test return holds until the next test. A run contributes only
+// MaxPoints evenly spaced ones), and reads each run there by linear
+// interpolation between its logged points, as its own line is drawn (at a
+// logged x, its last value there). A run contributes only
 // between its first and its last x, so runs that stopped early (solved)
 // do not pull the line after their end; where a single run is left the
 // band narrows to its line.

@@ -117,14 +117,7 @@ func Group(name string, runs []Curve, cfg GroupConfig, rng *rand.Rand) (Series, 
 			if x < c.X[0] || x > c.X[len(c.X)-1] {
 				continue
 			}
-			j, found := slices.BinarySearch(c.X, x)
-			if !found {
-				j--
-			}
-			for j+1 < len(c.X) && c.X[j+1] == x { // the last value logged at x
-				j++
-			}
-			at = append(at, c.Y[j])
+			at = append(at, interpolate(c, x))
 		}
 		if len(at) == 0 {
 			continue
@@ -141,6 +134,21 @@ func Group(name string, runs []Curve, cfg GroupConfig, rng *rand.Rand) (Series, 
 		s.Y, s.Lo, s.Hi = append(s.Y, iv.Estimate), append(s.Lo, iv.Lo), append(s.Hi, iv.Hi)
 	}
 	return s, nil
+}
+
+// interpolate returns c's value at x, c.X[0] ≤ x ≤ c.X[last]: the last
+// value logged at x, or the linear interpolation between the points on
+// either side.
+func interpolate(c Curve, x float64) float64 {
+	j, found := slices.BinarySearch(c.X, x)
+	if found {
+		for j+1 < len(c.X) && c.X[j+1] == x {
+			j++
+		}
+		return c.Y[j]
+	}
+	x0, x1, y0, y1 := c.X[j-1], c.X[j], c.Y[j-1], c.Y[j]
+	return y0 + (x-x0)/(x1-x0)*(y1-y0)
 }
 
 // thin returns at most n values of sorted xs, evenly spaced by index, the
@@ -244,7 +252,7 @@ func (f Curves) plot() (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = f.Title, f.XLabel, f.YLabel
 	p.Add(plotter.NewGrid())
-	p.Legend.Top, p.Legend.Left = false, false
+	p.Legend.Top, p.Legend.Left = true, true
 	for i, s := range f.Series {
 		if len(s.X) != len(s.Y) || (s.Lo != nil || s.Hi != nil) && (len(s.Lo) != len(s.X) || len(s.Hi) != len(s.X)) {
 			return nil, fmt.Errorf("figure: series %q: X, Y, Lo and Hi of lengths %d, %d, %d, %d", s.Name, len(s.X), len(s.Y), len(s.Lo), len(s.Hi))

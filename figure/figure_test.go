@@ -85,8 +85,9 @@ func pixelsOf(t *testing.T, doc []byte, c interface{ RGBA() (r, g, b, a uint32) 
 
 func TestGroup(t *testing.T) {
 	// Run A is logged at 0, 10, 20, run B at 0 and 15. On the grid
-	// {0, 10, 15, 20}, held values: A = 0, 1, 1, 2; B = 5, 5, 6, and B has
-	// ended at 20. Means: 2.5, 3, 3.5, then A alone, 2.
+	// {0, 10, 15, 20}, interpolated values: A = 0, 1, 1.5, 2; B = 5,
+	// 5 + 10/15, 6, and B has ended at 20. Means: 2.5, (1 + 5 + 2/3)/2,
+	// 3.75, then A alone, 2.
 	runs := []Curve{
 		{X: []float64{0, 10, 20}, Y: []float64{0, 1, 2}},
 		{X: []float64{0, 15}, Y: []float64{5, 6}},
@@ -95,7 +96,7 @@ func TestGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantX, wantY := []float64{0, 10, 15, 20}, []float64{2.5, 3, 3.5, 2}
+	wantX, wantY := []float64{0, 10, 15, 20}, []float64{2.5, (6 + 2.0/3) / 2, 3.75, 2}
 	if len(s.X) != len(wantX) {
 		t.Fatalf("X = %v, want %v", s.X, wantX)
 	}
