@@ -329,3 +329,40 @@ func cmdCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	return nil
 }
+
+// writeMatrixScores writes the score report of the matrix's outcomes (the
+// returns of the runs without error), and draws its figure into plot if
+// that is not empty.
+func writeMatrixScores(w io.Writer, outs []pairOutcome, seed uint64, plot string) {
+	var groups []scoreGroup
+	for _, po := range outs {
+		g := scoreGroup{Algo: po.Algo, Env: po.Env}
+		for _, r := range po.Results {
+			if r.Err == "" {
+				g.Returns = append(g.Returns, r.Return)
+			}
+		}
+		if len(g.Returns) > 0 {
+			groups = append(groups, g)
+		}
+	}
+	fmt.Fprint(w, "\n### Over seeds\n\n")
+	if err := writeScoreReport(w, groups, scoreReport{What: "test return", Seed: seed, Figure: plot}); err != nil {
+		fmt.Fprintln(w, "No score report:", err)
+	}
+}
+
+// seedSummary returns the IQM and mean of returns with their 95 %
+// stratified bootstrap intervals, for one line of a report.
+func seedSummary(returns []float64, seed uint64) string {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var parts []string
+	for _, m := range metrics[:2] {
+		iv, err := scores.Bootstrap([][]float64{returns}, m.Agg, scores.BootstrapConfig{}, rng)
+		if err != nil {
+			return "-"
+		}
+		parts = append(parts, m.Name+" "+fmtInterval(iv, 1))
+	}
+	return strings.Join(parts, ", ")
+}
