@@ -166,7 +166,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		},
 	}
 	if !*quiet {
-		setup.Progress = logger.NewProgress(stderr, logger.ProgressConfig{})
+		setup.Progress = logger.NewProgress(stderr, logger.ProgressConfig{Epochs: rc.Trainer.Epochs, Plain: !isTerminal(stderr)})
 	}
 	var ckpt checkpointState
 	setup.OnEpoch = func(e trainer.EpochStats) {
