@@ -2,8 +2,8 @@ package logger
 
 import (
 	"bytes"
-	"io"
 	"errors"
+	"io"
 	"math"
 	"strings"
 	"testing"
