@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -253,6 +254,7 @@ func (f Curves) plot() (*plot.Plot, error) {
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = f.Title, f.XLabel, f.YLabel
 	p.Add(plotter.NewGrid())
 	p.Legend.Top, p.Legend.Left = true, true
+	p.X.Tick.Marker, p.Y.Tick.Marker = compactTicks{}, compactTicks{}
 	for i, s := range f.Series {
 		if len(s.X) != len(s.Y) || (s.Lo != nil || s.Hi != nil) && (len(s.Lo) != len(s.X) || len(s.Hi) != len(s.X)) {
 			return nil, fmt.Errorf("figure: series %q: X, Y, Lo and Hi of lengths %d, %d, %d, %d", s.Name, len(s.X), len(s.Y), len(s.Lo), len(s.Hi))
@@ -291,7 +293,34 @@ func (f Curves) plot() (*plot.Plot, error) {
 		thumbs = append(thumbs, line)
 		p.Legend.Add(s.Name, thumbs...)
 	}
+	// Room above the data for the legend, about one line of the legend
+	// per 6.5 % of the data's height.
+	if span := p.Y.Max - p.Y.Min; span > 0 {
+		p.Y.Max += span * 0.065 * (float64(len(f.Series)) + 0.5)
+	}
 	return p, nil
+}
+
+// compactTicks are gonum's default ticks labelled in the shortest form,
+// with k and M for thousands and millions: 25k rather than 25000.00.
+type compactTicks struct{}
+
+func (compactTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label == "" {
+			continue
+		}
+		v, suffix := t.Value, ""
+		switch a := math.Abs(v); {
+		case a >= 1e6:
+			v, suffix = v/1e6, "M"
+		case a >= 1e4:
+			v, suffix = v/1e3, "k"
+		}
+		ticks[i].Label = strconv.FormatFloat(v, 'g', 4, 64) + suffix
+	}
+	return ticks
 }
 
 // Intervals is a figure of interval estimates: one panel per metric, in

@@ -260,3 +260,26 @@ func writeArtifact(t *testing.T, name string, b []byte) {
 }
 
 var plotutilColor = plotutil.Color
+
+func TestCompactTicks(t *testing.T) {
+	// The labels of gonum's default ticks over each range, shortened.
+	for _, tc := range []struct {
+		lo, hi float64
+		want   []string
+	}{
+		{0, 50000, []string{"0", "25k", "50k"}},
+		{0, 2e6, []string{"0", "1M", "2M"}},
+		{-500, 0, []string{"-500", "-250", "0"}},
+		{0, 1, []string{"0", "0.5", "1"}},
+	} {
+		var got []string
+		for _, tk := range (compactTicks{}).Ticks(tc.lo, tc.hi) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("ticks of [%v, %v]: %q, want %q", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}

@@ -299,7 +299,7 @@ func cmdPlot(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := writeFigure(*out, fig); err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
-	fmt.Fprintf(stdout, "%s: %s by %s, %d runs in %d lines:\n", *out, o.Y, o.X, len(dirs), len(legend))
+	fmt.Fprintf(stdout, "%s: %s by %s, %s in %s:\n", *out, o.Y, o.X, count(len(dirs), "run"), count(len(legend), "line"))
 	for _, l := range legend {
 		fmt.Fprintln(stdout, "  "+l)
 	}
@@ -324,4 +324,12 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		pos, args = append(pos, rest[0]), rest[1:]
 	}
+}
+
+// count returns n and noun, in the plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
