@@ -15,10 +15,15 @@
 //   - CSV writes "step,scope,key,value" rows, one per value.
 //   - JSONL writes one JSON object per Log call.
 //
-// Multi fans one call out to several loggers. Progress is separate: the
+// ReadJSONL reads a JSON-lines file back as Records, for plots and other
+// tools. Multi fans one call out to several loggers. Progress is separate: the
 // trainer drives it with Start(epoch, total), Update(step, meanReturn) and
 // End to draw one console line per epoch (epoch, a bar, steps/total, mean
-// return, steps per second), redrawn with '\r' at most once per interval.
+// return, the latest and best test returns given by SetTest, env steps and
+// updates per second, the time left in the epoch and in the run), redrawn
+// with '\r' at most once per interval; with ProgressConfig.Plain, for a
+// writer that is not a terminal, it writes plain lines, one every ten
+// seconds by default.
 //
 // # Invariants
 //

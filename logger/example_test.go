@@ -86,6 +86,7 @@ func ExampleProgress() {
 	var out bytes.Buffer
 	p := logger.NewProgress(&out, logger.ProgressConfig{
 		Interval: time.Second,
+		Epochs:   3,
 		Now:      func() time.Time { return clock },
 	})
 	_ = p.Start(1, 5000)
@@ -99,10 +100,10 @@ func ExampleProgress() {
 		fmt.Println(strings.TrimRight(line, "\n"))
 	}
 	// Output:
-	// epoch 1 [--------------------] 0/5000 return - - steps/s
-	// epoch 1 [########------------] 2000/5000 return 20.000 2000.0 steps/s
-	// epoch 1 [################----] 4000/5000 return 40.000 2000.0 steps/s
-	// epoch 1 [####################] 5000/5000 return 50.000 2000.0 steps/s
+	// epoch 1/3 [--------------------] 0/5000 return - - steps/s
+	// epoch 1/3 [########------------] 2000/5000 return 20.000 2000.0 steps/s ETA 0:02 run 0:07
+	// epoch 1/3 [################----] 4000/5000 return 40.000 2000.0 steps/s ETA 0:01 run 0:06
+	// epoch 1/3 [####################] 5000/5000 return 50.000 2000.0 steps/s ETA 0:00 run 0:05
 }
 
 func ExampleMulti() {

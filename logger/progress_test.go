@@ -3,6 +3,7 @@ package logger
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -35,15 +36,15 @@ func TestProgress(t *testing.T) {
 		{advance: 50 * ms, step: 100, ret: nan, want: ""},
 		// 100 ms after the last draw: drawn. 250 steps in 0.1 s.
 		{advance: 50 * ms, step: 250, ret: 12.5,
-			want: "\repoch 1 [#####---------------] 250/1000 return 12.500 2500.0 steps/s"},
+			want: "\repoch 1 [#####---------------] 250/1000 return 12.500 2500.0 steps/s ETA 0:00"},
 		{advance: 99 * ms, step: 300, ret: 13, want: ""},
 		// The bar fills as the steps reach the total.
 		{advance: 1 * ms, step: 1000, ret: 5,
-			want: "\repoch 1 [####################] 1000/1000 return 5.000 5000.0 steps/s"},
+			want: "\repoch 1 [####################] 1000/1000 return 5.000 5000.0 steps/s ETA 0:00"},
 		// End draws the final state at once and ends the line; the rate is
 		// that of the last Update (1000 steps in 0.2 s).
 		{advance: 10 * ms, end: true,
-			want: "\repoch 1 [####################] 1000/1000 return 5.000 5000.0 steps/s\n"},
+			want: "\repoch 1 [####################] 1000/1000 return 5.000 5000.0 steps/s ETA 0:00\n"},
 		// No bar and no total when the total is unknown (0).
 		{advance: time.Second, start: true, epoch: 2, total: 0,
 			want: "\repoch 2 0 return - - steps/s"},
@@ -55,11 +56,11 @@ func TestProgress(t *testing.T) {
 		{advance: time.Second, start: true, epoch: 3, total: 10,
 			want: "\repoch 2 5 return -1.250 5.0 steps/s\n\repoch 3 [--------------------] 0/10 return - - steps/s"},
 		{advance: time.Second, step: 15, ret: 2,
-			want: "\repoch 3 [####################] 15/10 return 2.000 15.0 steps/s"},
+			want: "\repoch 3 [####################] 15/10 return 2.000 15.0 steps/s ETA 0:00"},
 		// A line shorter than the longest one of the epoch is padded
-		// with spaces over the rest of it.
+		// with spaces over the rest of it. ETA: 7 steps left at 1.5 steps/s.
 		{advance: time.Second, step: 3, ret: 2,
-			want: "\repoch 3 [######--------------] 3/10 return 2.000 1.5 steps/s  "},
+			want: "\repoch 3 [######--------------] 3/10 return 2.000 1.5 steps/s ETA 0:05  "},
 	}
 	clock := &stepClock{t: time.Unix(1000, 0)}
 	var b bytes.Buffer
@@ -87,7 +88,7 @@ func TestProgress(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if want := "\repoch 3 [######--------------] 3/10 return 2.000 1.5 steps/s  \n"; b.String() != want {
+	if want := "\repoch 3 [######--------------] 3/10 return 2.000 1.5 steps/s ETA 0:05  \n"; b.String() != want {
 		t.Fatalf("Close wrote %q, want %q", b.String(), want)
 	}
 	b.Reset()
@@ -149,5 +150,74 @@ func TestProgressUpdateNoAllocations(t *testing.T) {
 	step := int64(0)
 	if n := testing.AllocsPerRun(100, func() { step++; _ = p.Update(step, 1) }); n != 0 {
 		t.Errorf("Update without a draw allocates %v times", n)
+	}
+}
+
+func TestProgressRun(t *testing.T) {
+	// A run of 4 epochs of 100 steps, drawn as plain lines every 10 s:
+	// updates, test returns, and the estimates of the time left.
+	clock := &stepClock{t: time.Unix(0, 0)}
+	var b bytes.Buffer
+	p := NewProgress(&b, ProgressConfig{Epochs: 4, Plain: true, Now: clock.now})
+	steps := func(want string, ops ...func() error) {
+		t.Helper()
+		b.Reset()
+		for _, op := range ops {
+			if err := op(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if b.String() != want {
+			t.Fatalf("wrote\n%q\nwant\n%q", b.String(), want)
+		}
+	}
+	advance := func(d time.Duration) func() error { return func() error { clock.advance(d); return nil } }
+	update := func(step int64, ret float64) func() error { return func() error { return p.Update(step, ret) } }
+	// Plain: Start draws nothing; an Update before 10 s draws nothing.
+	steps("", func() error { return p.Start(1, 100) }, advance(5*time.Second), update(10, 1))
+	// At 20 s, 40 steps: 2 steps/s, 60 steps left = 30 s; no epoch has
+	// finished, so each of the 3 epochs to come is estimated at the
+	// epoch's 50 s: 30 + 150 s = 3:00. 10 updates in 20 s.
+	p.SetUpdates(10)
+	steps("epoch 1/4 [########------------] 40/100 return 2.000 2.0 steps/s 0.5 upd/s ETA 0:30 run 3:00\n",
+		advance(15*time.Second), update(40, 2))
+	// At 50 s the Update draws, and End draws the same state again:
+	// 10 updates in 50 s, 3 epochs of 50 s to come.
+	last := "epoch 1/4 [####################] 100/100 return 3.000 2.0 steps/s 0.2 upd/s ETA 0:00 run 2:30\n"
+	steps(last+last, advance(30*time.Second), update(100, 3), func() error { return p.End() })
+	// The test after epoch 1 takes 10 s: epoch 1 took 60 s Start to
+	// Start. In epoch 2, 50 steps in 10 s (the Update at 5 s is within
+	// the interval and draws nothing): 10 s left in the epoch, 2 epochs of
+	// 60 s to come: 2:10.
+	p.SetTest(150, 180)
+	steps("epoch 2/4 [##########----------] 50/100 return - test 150.0 best 180.0 5.0 steps/s ETA 0:10 run 2:10\n",
+		advance(10*time.Second), func() error { return p.Start(2, 100) }, advance(5*time.Second),
+		update(30, math.NaN()), advance(5*time.Second), update(50, math.NaN()))
+}
+
+func TestAppendClock(t *testing.T) {
+	for secs, want := range map[float64]string{0: "0:00", 59.4: "0:59", 59.6: "1:00", 754: "12:34", 3600: "1:00:00", 45296: "12:34:56"} {
+		if got := string(appendClock(nil, secs)); got != want {
+			t.Errorf("appendClock(%v) = %q, want %q", secs, got, want)
+		}
+	}
+}
+
+func TestProgressDrawNoAllocations(t *testing.T) {
+	// A redraw with every field shown reuses the line's buffer.
+	clock := &stepClock{t: time.Unix(0, 0)}
+	p := NewProgress(io.Discard, ProgressConfig{Epochs: 10, Now: clock.now})
+	if err := p.Start(1, 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	p.SetTest(1, 2)
+	step := int64(0)
+	if n := testing.AllocsPerRun(100, func() {
+		step++
+		clock.advance(time.Second)
+		p.SetUpdates(step)
+		_ = p.Update(step, 1)
+	}); n != 0 {
+		t.Errorf("Update with a draw allocates %v times", n)
 	}
 }

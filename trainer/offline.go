@@ -47,6 +47,7 @@ func (k *offline) epoch(ctx context.Context, t *Trainer, epoch int) error {
 			return err
 		}
 		if t.setup.Progress != nil {
+			t.setup.Progress.SetUpdates(int64(done))
 			if err := t.setup.Progress.Update(int64(done), math.NaN()); err != nil {
 				return err
 			}

@@ -434,6 +434,7 @@ func (t *Trainer) schedule() {
 // until the epoch has StepPerEpoch env steps.
 func (t *Trainer) collectEpoch(ctx context.Context, epoch int, u online) error {
 	var done int64
+	grad0 := t.st.GradSteps
 	for done < int64(t.cfg.StepPerEpoch) {
 		if t.setup.TrainHook != nil {
 			t.setup.TrainHook(epoch, t.st.EnvSteps)
@@ -468,6 +469,9 @@ func (t *Trainer) collectEpoch(ctx context.Context, epoch int, u online) error {
 			return err
 		}
 		t.res.UpdateTime += time.Since(uStart)
+		if t.setup.Progress != nil {
+			t.setup.Progress.SetUpdates(t.st.GradSteps - grad0)
+		}
 		if err := t.maybeLog(cs); err != nil {
 			return err
 		}
@@ -576,6 +580,9 @@ func (t *Trainer) runTest(ctx context.Context, epoch int) (mean, std float64, er
 				return 0, 0, fmt.Errorf("trainer: saving the best policy: %w", err)
 			}
 		}
+	}
+	if t.setup.Progress != nil {
+		t.setup.Progress.SetTest(mean, t.st.Best)
 	}
 	clear(t.logVals)
 	t.logVals["return_mean"], t.logVals["return_std"] = mean, std

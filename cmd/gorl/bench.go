@@ -146,7 +146,7 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 	fmt.Fprintf(w, "%s on %s, stop at a mean test return ≥ %v over %d test episodes; %d training envs.\n\n",
 		spec.Algo, spec.Env, spec.Threshold, rc.Trainer.TestEpisodes, rc.TrainEnvs)
 	tb := newTable(w, "seed", "solved", "best test return", "epochs", "env steps", "updates", "wall s", "cpu s", "collect s", "update s", "test s")
-	var walls, cpus, steps []float64
+	var walls, cpus, steps, bests []float64
 	solved := 0
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
@@ -174,7 +174,7 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 			cpus = append(cpus, (cpu1 - cpu0).Seconds())
 			cpu = fmt.Sprintf("%.2f", (cpu1 - cpu0).Seconds())
 		}
-		walls = append(walls, res.Duration.Seconds())
+		walls, bests = append(walls, res.Duration.Seconds()), append(bests, res.BestReturn)
 		steps = append(steps, float64(res.EnvSteps+res.PrefillSteps))
 		tb.Row(fmt.Sprint(seed), fmt.Sprint(res.Solved), fmt.Sprintf("%.1f ± %.1f", res.BestReturn, res.BestStd),
 			fmt.Sprint(res.Epochs), fmt.Sprint(res.EnvSteps+res.PrefillSteps), fmt.Sprint(res.GradientSteps),
@@ -186,6 +186,7 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 	mw, ms := median(walls), median(steps)
 	fmt.Fprintf(w, "\nmedian: %.2f s, %.0f env steps (prefill included); solved on %d of %d seeds (need %d): %s\n",
 		mw, ms, solved, o.Seeds, spec.Need, verdict(solved >= spec.Need))
+	fmt.Fprintf(w, "best test return over seeds (95%% bootstrap intervals): %s\n", seedSummary(bests, o.FirstSeed))
 	if len(cpus) > 0 {
 		fmt.Fprintf(w, "median CPU time %.2f s (the process's user + system time: on a loaded machine wall time exceeds it)\n", median(cpus))
 	}

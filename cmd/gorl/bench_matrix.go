@@ -7,18 +7,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/scores"
 	"github.com/gorl/gorl/tensor"
 	"github.com/gorl/gorl/trainer"
 )
@@ -306,23 +305,8 @@ func (po pairOutcome) met() (reached int, ok bool) {
 	return reached, reached >= (4*len(po.Results)+4)/5
 }
 
-// iqm is the interquartile mean: the mean of the values left when the
-// lowest and highest ⌊n/4⌋ are dropped (rliable's IQM, scipy's
-// trim_mean(x, 0.25)).
-func iqm(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	k := len(s) / 4
-	s = s[k : len(s)-k]
-	if len(s) == 0 {
-		return math.NaN()
-	}
-	var sum float64
-	for _, x := range s {
-		sum += x
-	}
-	return sum / float64(len(s))
-}
+// iqm is the interquartile mean of xs (scores.IQM).
+func iqm(xs []float64) float64 { return scores.IQM([][]float64{xs}) }
 
 // writeMatrix writes the Markdown table of the outcomes and their notes.
 func writeMatrix(w io.Writer, outs []pairOutcome) {
@@ -417,6 +401,7 @@ func cmdBenchMatrix(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.Uint64Var(&o.FirstSeed, "first-seed", 0, "first seed")
 	fs.IntVar(&o.Jobs, "jobs", runtime.NumCPU(), "number of runs at a time (child processes when above 1)")
 	fs.StringVar(&o.Out, "out", "", "also write the report (command, machine, table) to this file, e.g. LEARNING.md")
+	plotFile := fs.String("plot", "", "also draw the interval estimates of the normalized returns into this .png or .svg file")
 	job := fs.String("job", "", "run one job given as JSON and print its result (used by the parent process)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -461,6 +446,7 @@ func cmdBenchMatrix(ctx context.Context, args []string, stdout, stderr io.Writer
 		machine(), load0, loadAverage(), o.Jobs)
 	fmt.Fprintf(&rep, "Total wall time: %v for %d pairs × %d seeds.\n\n", total.Round(time.Second), len(pairs), o.Seeds)
 	writeMatrix(&rep, outs)
+	writeMatrixScores(&rep, outs, o.FirstSeed, *plotFile)
 	if len(refused) > 0 {
 		fmt.Fprintln(&rep, "\nPairs that do not apply:")
 		fmt.Fprintln(&rep)

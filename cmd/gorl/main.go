@@ -19,6 +19,8 @@ const usage = `usage:
   gorl bench [--seeds N] [RUN]...
   gorl bench matrix [--only ALGO] [--env ID] [--seeds N] [--jobs K] [--out FILE]
   gorl dashboard [RUNS_DIR] [--addr 127.0.0.1:6006]
+  gorl plot [--out FILE] [--x env_step|time] [--y test/return|train/return|loss/...] RUN_DIR...
+  gorl compare [--best] [--resamples N] [--out FILE] RUN_GLOB...
 Run "gorl COMMAND -h" for a command's flags.
 `
 
@@ -75,6 +77,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "dashboard":
 		return cmdDashboard(ctx, args[1:], stdout, stderr)
+	case "plot":
+		return cmdPlot(ctx, args[1:], stdout, stderr)
+	case "compare":
+		return cmdCompare(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil

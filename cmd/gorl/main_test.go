@@ -70,7 +70,7 @@ func TestTrainEvalResume(t *testing.T) {
 	if err := run(ctx, append([]string{"train"}, tiny...), &out, &errOut); err != nil {
 		t.Fatalf("train: %v\n%s%s", err, out.String(), errOut.String())
 	}
-	for _, f := range []string{configFile, logFile, bestFile, lastFile, checkpointFile} {
+	for _, f := range []string{configFile, logFile, bestFile, lastFile, checkpointFile, curveFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("the run wrote no %s: %v", f, err)
 		}

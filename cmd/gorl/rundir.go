@@ -54,7 +54,7 @@ func isRunFile(name string) bool {
 	if strings.HasPrefix(name, eventsPrefix) {
 		return true
 	}
-	for _, f := range []string{configFile, logFile, bestFile, lastFile, checkpointFile, resumesFile} {
+	for _, f := range []string{configFile, logFile, bestFile, lastFile, checkpointFile, resumesFile, curveFile} {
 		if name == f || strings.HasPrefix(name, f+".tmp") {
 			return true
 		}

@@ -44,6 +44,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	overwrite := fs.Bool("overwrite", false, "replace the run already in --logdir (its config, logs, checkpoint and policies) with a new one")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	dash := fs.Bool("dashboard", false, "serve the dashboard of the run and those beside it on "+dashboardAddr+" (or a free port) while it trains")
+	noPlot := fs.Bool("no-plot", false, "do not draw the learning curve into the run directory's "+curveFile+" when the run ends")
 	verbose := fs.Bool("verbose", false, "print the stack of an env's panic to the standard error too (it is always written to the run's "+errorLogFile+")")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -172,7 +173,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		},
 	}
 	if !*quiet {
-		setup.Progress = logger.NewProgress(stderr, logger.ProgressConfig{})
+		setup.Progress = logger.NewProgress(stderr, logger.ProgressConfig{Epochs: rc.Trainer.Epochs, Plain: !isTerminal(stderr)})
 	}
 	var ckpt checkpointState
 	setup.OnEpoch = func(e trainer.EpochStats) {
@@ -218,6 +219,13 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "training %s on %s (seed %d, %d+%d envs, stop at %s, BLAS %s) in %s\n",
 		rc.Algo, rc.Env, rc.Seed, rc.TrainEnvs, rc.TestEnvs, stopAt, tensor.BLASName(), *logdir)
 	res, err := s.tr.Run(ctx)
+	if !*noPlot {
+		// The curve of a run that failed is drawn too, if it logged
+		// enough; only a finished run's failure to draw is reported.
+		if perr := writeRunCurve(*logdir); perr != nil && err == nil {
+			fmt.Fprintln(stderr, "gorl: drawing the learning curve:", perr)
+		}
+	}
 	if err != nil {
 		if context.Cause(ctx) == errInterrupted {
 			reportInterrupt(stderr, *logdir, res.Epochs+1, res.EnvSteps, res.GradientSteps, ckpt)
@@ -236,6 +244,9 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "%s: %s; %d env steps (+%d prefill), %d updates, %d epochs in %v\n",
 		status, best, res.EnvSteps, res.PrefillSteps, res.GradientSteps, res.Epochs, res.Duration.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "best policy: %s\n", filepath.Join(*logdir, bestFile))
+	if !*noPlot {
+		fmt.Fprintf(stdout, "learning curve: %s\n", filepath.Join(*logdir, curveFile))
+	}
 	return nil
 }
 
