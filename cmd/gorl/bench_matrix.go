@@ -61,7 +61,6 @@ var matrixNotes = map[string]string{
 	"a2c/MountainCarContinuous-v0": "preset pending: rl-zoo normalizes observations and explores with gSDE; runs the registered defaults",
 	"a2c/Pendulum-v1":              "preset pending: rl-zoo normalizes observations and explores with gSDE; runs the registered defaults",
 	"ppo/MountainCar-v0":           "preset pending: rl-zoo normalizes observations (VecNormalize); runs the registered defaults",
-	"ppo/MountainCarContinuous-v0": "preset pending: rl-zoo normalizes observations and explores with gSDE; runs the registered defaults",
 	"ppo/Pendulum-v1":              "preset pending: rl-zoo normalizes observations and rewards; runs Tianshou's Pendulum test settings",
 }
 
