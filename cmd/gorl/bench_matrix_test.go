@@ -215,8 +215,11 @@ func TestMatrixBudget(t *testing.T) {
 		// dqn-MountainCar-v0.json: epochs of 10,000 steps after 1,000
 		// prefill steps.
 		{"dqn", "MountainCar-v0", 120_000, 11, 10_000},
-		// PPO's Pendulum settings have epochs of 150,000 steps.
-		{"ppo", "MountainCarContinuous-v0", 20_000, 1, 20_000},
+		// PPO's Pendulum settings have epochs of 150,000 steps, longer
+		// than rl-zoo's 100k.
+		{"ppo", "Pendulum-v1", 100_000, 1, 100_000},
+		// ppo-MountainCarContinuous-v0.json: epochs of 2,000 steps.
+		{"ppo", "MountainCarContinuous-v0", 20_000, 10, 2_000},
 	}
 	for _, tt := range tests {
 		rc, _, err := matrixRunConfig(matrixJob{Algo: tt.algo, Env: tt.env, Seed: 3, Bar: matrixBar{Return: 1, Steps: tt.steps}})
