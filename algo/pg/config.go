@@ -33,6 +33,11 @@ type Config struct {
 	// the collection with μ (Tianshou's return_standardization); the first
 	// collection uses its own statistics. Default true.
 	ReturnStandardization bool `json:"return_standardization"`
+	// EntCoef weighs an entropy bonus: the loss subtracts EntCoef times
+	// the policy's mean entropy over the minibatch, ≥ 0. Tianshou's
+	// REINFORCE has none; it is gorl's option, as in A2C and PPO. Default
+	// 0: off.
+	EntCoef float64 `json:"ent_coef"`
 	actorcritic.Training
 }
 
@@ -60,6 +65,9 @@ func (c Config) Validate() error {
 	}
 	if !(c.Gamma >= 0 && c.Gamma <= 1) {
 		return fmt.Errorf("%w: gamma %v outside [0, 1]", ErrConfig, c.Gamma)
+	}
+	if !(c.EntCoef >= 0) || math.IsInf(c.EntCoef, 0) {
+		return fmt.Errorf("%w: ent_coef %v", ErrConfig, c.EntCoef)
 	}
 	if err := c.Policy.Map.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)

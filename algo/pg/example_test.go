@@ -76,6 +76,7 @@ func ExampleDefaultConfig() {
 	//   },
 	//   "gamma": 0.95,
 	//   "return_standardization": true,
+	//   "ent_coef": 0,
 	//   "optim": {
 	//     "lr": 0.001,
 	//     "beta1": 0.9,

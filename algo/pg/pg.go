@@ -10,6 +10,7 @@ import (
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/tensor"
 )
 
 // eps is added to the variance of the returns before dividing by its root
@@ -123,12 +124,16 @@ func (p *PG) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error 
 	return b.Set(batch.KeyReturns, p.retArr)
 }
 
+// entropic is a distribution with an entropy (Categorical, Normal and
+// Independent over a Normal).
+type entropic interface{ Entropy() *tensor.Tensor }
+
 // UpdateRepeat learns from b, a collection holding obs, act and returns
 // (Preprocess), in repeat passes over shuffled minibatches of batchSize
 // transitions (0: all at once; the remainder joins the last minibatch): one
-// step of the Optimizer on the loss −mean(log π(a|s)·G) per minibatch. It
-// returns {"loss": the mean loss over the minibatches}, a map owned by the
-// PG.
+// step of the Optimizer on the loss −mean(log π(a|s)·G) − EntCoef·mean(H[π(·|s)])
+// per minibatch. It returns {"loss": the mean loss over the minibatches}, a
+// map owned by the PG.
 //
 // UpdateRepeat returns an error if b lacks a key or holds actions outside
 // the action space (changing nothing), or if the policy's distribution
@@ -159,6 +164,10 @@ func (p *PG) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]flo
 			}
 			logp := d.LogProb(tp.IndexSelect(act, 0, rows))
 			loss := tp.Neg(tp.Mean(tp.Mul(logp, tp.IndexSelect(ret, 0, rows))))
+			if p.cfg.EntCoef != 0 {
+				ent := tp.Mean(d.(entropic).Entropy())
+				loss = tp.Sub(loss, tp.MulScalar(ent, float32(p.cfg.EntCoef)))
+			}
 			p.Opt.Step(tp, loss)
 			sum += float64(loss.Item())
 			steps++

@@ -77,6 +77,43 @@ func TestLoss(t *testing.T) {
 	}
 }
 
+// TestEntropyBonus checks the loss with an entropy bonus by hand, on
+// TestLoss's batch with EntCoef 4.
+//
+// Entropies: transition 1, π = (0.731059, 0.268941): H = 0.582203;
+// transition 2, π = (½, ½): H = log 2 = 0.693147; mean 0.637675.
+//
+//	loss = −0.033311 − 4·0.637675 = −2.584012
+//
+// ∂(−4·mean H)/∂logits of transition 1 = 2·π ⊙ (log π + H) = (0.393224,
+// −0.393224), which outweighs the policy gradient (−0.268941, 0.268941):
+// (0.124282, −0.124282); transition 2's entropy is at its maximum (no
+// gradient). Adam's first step: W = ((0.99, 0.01), (0.01, −0.01)), the
+// first column moved against TestLoss's step.
+func TestEntropyBonus(t *testing.T) {
+	cfg := pg.DefaultConfig()
+	cfg.EntCoef = 4
+	p, lin := linearPG(t, cfg, []float32{1, 0}, []float32{0, 0})
+	b := batch.MustNew(
+		"obs", nd.MustNew([][]float32{{1, 0}, {0, 1}}),
+		"act", nd.MustNew([]int64{0, 1}),
+		"returns", nd.MustNew([]float32{2, -1}),
+	)
+	stats, err := p.UpdateRepeat(b, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !scalar.EqualWithinAbs(stats["loss"], -2.584012, 1e-5) {
+		t.Errorf("loss %v, want −2.584012", stats["loss"])
+	}
+	for i, want := range []float64{0.99, 0.01, 0.01, -0.01} {
+		if got := lin.Weight.Data()[i]; !scalar.EqualWithinAbs(float64(got), want, 1e-6) {
+			t.Errorf("weights after one step %v, want (0.99, 0.01, 0.01, −0.01)", lin.Weight.Data())
+			break
+		}
+	}
+}
+
 // episodeBuffer holds one env's steps with the given rewards; the last
 // one terminates if term, else the episode is unfinished.
 func episodeBuffer(t *testing.T, rew []float64, term bool) (buffer.Buffer, *batch.Batch, []int) {
@@ -180,6 +217,7 @@ func TestConfigErrors(t *testing.T) {
 		{"decay", func(c *pg.Config) { c.LRDecaySteps = -1 }},
 		{"bound", func(c *pg.Config) { c.Policy.Map.Bound = "sigmoid" }},
 		{"hidden", func(c *pg.Config) { c.Net.Hidden = []int{-3} }},
+		{"entropy", func(c *pg.Config) { c.EntCoef = -0.01 }},
 	} {
 		cfg := pg.DefaultConfig()
 		tc.edit(&cfg)

@@ -74,7 +74,8 @@ func TestTrainOnPolicy(t *testing.T) {
 		} else if r[0] == "ppo" && r[1] == "CartPole-v1" {
 			args = append(args, "--set", "trainer.step_per_collect=200")
 		} else {
-			args = append(args, "--set", "trainer.episode_per_collect=2")
+			// a2c-CartPole-v1.json collects 40 steps.
+			args = append(args, "--set", "trainer.episode_per_collect=2", "--set", "trainer.step_per_collect=0")
 		}
 		var out, errOut bytes.Buffer
 		if err := run(ctx, args, &out, &errOut); err != nil {

@@ -116,7 +116,9 @@ var errNotLearned = errors.New("learning target not met")
 
 // SolveSpec describes a learning run repeated over seeds: train Algo on Env
 // from its registered defaults with Sets applied, until the mean test return
-// reaches Threshold.
+// reaches Threshold. The pair's preset is not applied: these runs keep the
+// settings of Tianshou's tests, whose times they compare with, while a
+// preset is tuned for the learning matrix's bar.
 type SolveSpec struct {
 	Algo, Env string
 	// Sets are --set assignments applied to the defaults.
@@ -139,7 +141,7 @@ type SolveSpec struct {
 // targets were met.
 func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer) error {
 	sets := append(slices.Clone(spec.Sets), fmt.Sprintf("trainer.reward_threshold=%v", spec.Threshold))
-	rc, _, err := resolve(spec.Algo, spec.Env, nil, sets)
+	rc, _, err := resolveDefaults(spec.Algo, spec.Env, sets)
 	if err != nil {
 		return err
 	}
@@ -150,7 +152,7 @@ func solveRuns(ctx context.Context, spec SolveSpec, o BenchOptions, w io.Writer)
 	solved := 0
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
-		rc, acfg, err := resolve(spec.Algo, spec.Env, nil, sets)
+		rc, acfg, err := resolveDefaults(spec.Algo, spec.Env, sets)
 		if err != nil {
 			return err
 		}

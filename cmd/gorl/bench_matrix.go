@@ -55,14 +55,7 @@ var zooBars = map[string]matrixBar{
 }
 
 // matrixNotes explain pairs whose preset is still to come.
-var matrixNotes = map[string]string{
-	"a2c/MountainCar-v0":           "preset pending: rl-zoo normalizes observations (VecNormalize); runs the registered defaults",
-	"a2c/MountainCarContinuous-v0": "preset pending: rl-zoo normalizes observations and explores with gSDE; runs the registered defaults",
-	"a2c/Pendulum-v1":              "preset pending: rl-zoo normalizes observations and explores with gSDE; runs the registered defaults",
-	"ppo/MountainCar-v0":           "preset pending: rl-zoo normalizes observations (VecNormalize); runs the registered defaults",
-	"ppo/MountainCarContinuous-v0": "preset pending: rl-zoo normalizes observations and explores with gSDE; runs the registered defaults",
-	"ppo/Pendulum-v1":              "preset pending: rl-zoo normalizes observations and rewards; runs Tianshou's Pendulum test settings",
-}
+var matrixNotes = map[string]string{}
 
 // barFor returns the bar of the pair: rl-zoo's where it has a row, else
 // Gymnasium's reward threshold of the env, else its stop threshold

@@ -81,10 +81,10 @@ func TestMatrixRefusesPairs(t *testing.T) {
 }
 
 // TestPresets checks that every preset names a registered algorithm and
-// env, states its source, and resolves with no unknown field; that the
-// CartPole presets keep the registered defaults (gorl bench's CartPole
-// runs and the README use them); and that a configuration file and --set
-// override a preset.
+// env, states its source, and resolves with no unknown field; that gorl
+// bench's runs (resolveDefaults) keep the registered defaults where a
+// preset changes them, and gorl train the env's stop threshold; and that a
+// configuration file and --set override a preset.
 func TestPresets(t *testing.T) {
 	ps, err := presets()
 	if err != nil {
@@ -107,8 +107,30 @@ func TestPresets(t *testing.T) {
 		if err := json.Unmarshal(p.Config, &fragment); err != nil {
 			t.Errorf("preset %s-%s: %v", p.Algo, p.Env, err)
 		}
-		if p.Env == "CartPole-v1" && len(fragment) != 0 {
-			t.Errorf("preset %s-%s changes the registered CartPole defaults: %s", p.Algo, p.Env, p.Config)
+		if len(fragment) == 0 {
+			continue
+		}
+		// A preset that changes the defaults leaves gorl bench's runs
+		// (resolveDefaults) on the registered ones, and gorl train still
+		// stops at the env's stop threshold.
+		a, _ := lookupAlgorithm(p.Algo)
+		acfg, rd := a.defaults(p.Env)
+		rc, got, err := resolveDefaults(p.Algo, p.Env, nil)
+		if err != nil {
+			t.Fatalf("preset %s-%s: %v", p.Algo, p.Env, err)
+		}
+		want, _ := json.Marshal(acfg)
+		have, _ := json.Marshal(got)
+		rc.Trainer.RewardThreshold = rd.Trainer.RewardThreshold
+		if rc.TrainEnvs != rd.TrainEnvs || rc.TestEnvs != rd.TestEnvs || rc.BufferSize != rd.BufferSize ||
+			rc.Trainer != rd.Trainer || rc.Normalize != nil || !bytes.Equal(have, want) {
+			t.Errorf("preset %s-%s: resolveDefaults gives %+v %s, want the registered %+v %s", p.Algo, p.Env, rc, have, rd, want)
+		}
+		if spec, _ := env.Lookup(p.Env); spec.StopThreshold() != nil {
+			rc, _, _ := resolve(p.Algo, p.Env, nil, nil)
+			if th := rc.Trainer.RewardThreshold; th == nil || *th != *spec.StopThreshold() {
+				t.Errorf("preset %s-%s: stop threshold %v, want the env's %v", p.Algo, p.Env, th, *spec.StopThreshold())
+			}
 		}
 	}
 
@@ -220,8 +242,11 @@ func TestMatrixBudget(t *testing.T) {
 		// dqn-MountainCar-v0.json: epochs of 10,000 steps after 1,000
 		// prefill steps.
 		{"dqn", "MountainCar-v0", 120_000, 11, 10_000},
-		// PPO's Pendulum settings have epochs of 150,000 steps.
-		{"ppo", "MountainCarContinuous-v0", 20_000, 1, 20_000},
+		// PPO's Pendulum settings have epochs of 150,000 steps, longer
+		// than rl-zoo's 100k.
+		{"ppo", "Pendulum-v1", 100_000, 1, 100_000},
+		// ppo-MountainCarContinuous-v0.json: epochs of 2,000 steps.
+		{"ppo", "MountainCarContinuous-v0", 20_000, 10, 2_000},
 	}
 	for _, tt := range tests {
 		rc, _, err := matrixRunConfig(matrixJob{Algo: tt.algo, Env: tt.env, Seed: 3, Bar: matrixBar{Return: 1, Steps: tt.steps}})

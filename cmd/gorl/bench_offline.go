@@ -110,7 +110,7 @@ func bestOf(r trainer.Result) string {
 func offlineSeed(ctx context.Context, seed uint64, log io.Writer) (offlineResult, error) {
 	var r offlineResult
 	th := fmt.Sprintf("trainer.reward_threshold=%v", offlineThreshold)
-	rc, acfg, err := resolve("dqn", offlineEnv, nil, []string{th})
+	rc, acfg, err := resolveDefaults("dqn", offlineEnv, []string{th})
 	if err != nil {
 		return r, err
 	}

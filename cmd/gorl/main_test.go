@@ -22,8 +22,9 @@ func TestList(t *testing.T) {
 	}
 }
 
-// TestResolve checks the order of configuration sources: defaults, then a
-// file, then --set.
+// TestResolve checks the order of configuration sources: defaults, then
+// the pair's preset (dqn-CartPole-v1.json: 5000 steps per epoch, n-step 1),
+// then a file, then --set.
 func TestResolve(t *testing.T) {
 	file := []byte(`{"seed": 7, "trainer": {"epochs": 3}, "algorithm": {"gamma": 0.5, "hidden": [8]}}`)
 	rc, acfg, err := resolve("dqn", "CartPole-v1", file, []string{"algorithm.gamma=0.25", "trainer.batch_size=32", "algorithm.loss=huber"})
@@ -31,10 +32,10 @@ func TestResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := configAs[dqnRun](t, acfg)
-	if rc.Seed != 7 || rc.Trainer.Epochs != 3 || rc.Trainer.BatchSize != 32 || rc.Trainer.StepPerEpoch != 10000 {
+	if rc.Seed != 7 || rc.Trainer.Epochs != 3 || rc.Trainer.BatchSize != 32 || rc.Trainer.StepPerEpoch != 5000 {
 		t.Errorf("run configuration %+v", rc)
 	}
-	if c.Gamma != 0.25 || len(c.Hidden) != 1 || c.Hidden[0] != 8 || c.Loss != "huber" || c.NStep != 3 {
+	if c.Gamma != 0.25 || len(c.Hidden) != 1 || c.Hidden[0] != 8 || c.Loss != "huber" || c.NStep != 1 {
 		t.Errorf("algorithm configuration %+v", c.Config)
 	}
 	var back map[string]any

@@ -172,13 +172,27 @@ type RunConfig struct {
 }
 
 // resolve builds the run configuration for algo and envID from the
-// registered defaults, then the pair's preset if it has one, then the JSON of a configuration file (file, may be
-// nil), then --set assignments ("path=value", the path's keys separated by
-// dots, the value JSON or else a string). Every level must name existing
-// fields: unknown keys are errors. An assignment to algo or env chooses the
-// algorithm or env whose defaults the others override. It returns the
-// configuration and the algorithm's configuration.
+// registered defaults, then the pair's preset if it has one, then the JSON
+// of a configuration file (file, may be nil), then --set assignments
+// ("path=value", the path's keys separated by dots, the value JSON or else
+// a string). Every level must name existing fields: unknown keys are
+// errors. An assignment to algo or env chooses the algorithm or env whose
+// defaults the others override. It returns the configuration and the
+// algorithm's configuration.
 func resolve(algoName, envID string, file []byte, sets []string) (RunConfig, algoConfig, error) {
+	return resolveFrom(algoName, envID, true, file, sets)
+}
+
+// resolveDefaults is resolve without the pair's preset: the registered
+// defaults (Tianshou's test settings) with the --set assignments, which
+// gorl bench's speed runs compare with Tianshou's times.
+func resolveDefaults(algoName, envID string, sets []string) (RunConfig, algoConfig, error) {
+	return resolveFrom(algoName, envID, false, nil, sets)
+}
+
+// resolveFrom is resolve, applying the pair's preset only when withPreset
+// is set.
+func resolveFrom(algoName, envID string, withPreset bool, file []byte, sets []string) (RunConfig, algoConfig, error) {
 	for _, s := range sets {
 		path, val, _ := strings.Cut(s, "=")
 		if path != "algo" && path != "env" {
@@ -216,8 +230,10 @@ func resolve(algoName, envID string, file []byte, sets []string) (RunConfig, alg
 	if err != nil {
 		return RunConfig{}, nil, err
 	}
-	if err := applyPreset(doc, algoName, envID); err != nil {
-		return RunConfig{}, nil, err
+	if withPreset {
+		if err := applyPreset(doc, algoName, envID); err != nil {
+			return RunConfig{}, nil, err
+		}
 	}
 	known, err := json.Marshal(doc)
 	if err != nil {

@@ -121,7 +121,10 @@ func smallRun(dir string, epochs, stepsPerEpoch int) []string {
 		"--set", fmt.Sprint("trainer.epochs=", epochs), "--set", fmt.Sprint("trainer.step_per_epoch=", stepsPerEpoch),
 		"--set", "train_envs=2", "--set", "test_envs=2", "--set", "trainer.test_episodes=2",
 		"--set", "trainer.prefill_steps=64", "--set", "algorithm.hidden=[16]", "--set", "buffer_size=2000",
-		"--set", "trainer.log_interval=1000", "--set", "trainer.reward_threshold=null"}
+		"--set", "trainer.log_interval=1000", "--set", "trainer.reward_threshold=null",
+		// Collections of 10 steps divide the epochs (dqn-CartPole-v1.json
+		// collects 256).
+		"--set", "trainer.step_per_collect=10"}
 }
 
 // trainIn runs gorl train in this process.

@@ -27,7 +27,7 @@ func TestRefusedRunWritesNothing(t *testing.T) {
 		{[]string{"trainer.step_per_epoch=0"}, "step_per_epoch 0 < 1"},
 		{[]string{"trainer.step_per_collect=0"}, "set exactly one"},
 		{[]string{"trainer.batch_size=0"}, "trainer.batch_size 0"},
-		{[]string{"test_envs=0"}, "trainer.test_episodes 100"},
+		{[]string{"test_envs=0"}, "trainer.test_episodes 10:"},
 		{[]string{"buffer_size=0"}, "buffer_size 0"},
 		{[]string{"algorithm.gamma=-1"}, "dqn settings"},
 	} {
