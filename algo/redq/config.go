@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/gorl/gorl/algo/actorcritic"
+	"github.com/gorl/gorl/policy"
 )
 
 // ErrConfig is wrapped by the errors of Validate and New for an invalid
@@ -36,6 +37,10 @@ type Config struct {
 	// DeterministicEval makes the policy act with tanh of the mean when not
 	// collecting training data. Default true.
 	DeterministicEval bool `json:"deterministic_eval"`
+	// Noise is exploration noise added to the sampled actions while
+	// collecting training data (Tianshou's exploration_noise). Default
+	// none.
+	Noise policy.NoiseConfig `json:"noise"`
 }
 
 // DefaultConfig returns Tianshou's Pendulum REDQ test settings

@@ -20,7 +20,10 @@
 //
 // The update-to-data ratio G of the paper is the trainer's update_per_step
 // (each update samples its own batch, which only the trainer can do);
-// ActorDelay = G keeps one actor update per env step.
+// ActorDelay = G keeps one actor update per env step. The policy is SAC's
+// (a policy.Actor over an actorcritic.SquashedHead), with optional
+// exploration noise added to its samples while collecting (Noise, none by
+// default: Tianshou's exploration_noise).
 //
 // # Invariants
 //

@@ -45,6 +45,7 @@ type counters struct {
 	// Updates counts the critics' steps, ActorUpdates the actor's.
 	Updates      int64 `json:"updates"`
 	ActorUpdates int64 `json:"actor_updates"`
+	EnvSteps     int64 `json:"env_steps"`
 	// ActorLoss and AlphaLoss are the losses of the last actor update,
 	// reported by the updates in between.
 	ActorLoss float64 `json:"actor_loss"`
@@ -91,7 +92,7 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*REDQ, error) {
 	r.rng = rand.New(r.src)
 	r.dist, r.ndist = r.head.New(), r.head.New()
 	r.pol, err = policy.NewActor(policy.ObsNet{Layer: r.mlp}, r.head, act, rand.New(r.polSrc),
-		policy.ActorConfig{DeterministicEval: cfg.DeterministicEval, Map: cfg.Map})
+		policy.ActorConfig{DeterministicEval: cfg.DeterministicEval, Map: cfg.Map, Noise: cfg.Noise})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -132,6 +133,15 @@ func (r *REDQ) Updates() int64 { return r.counters.Updates }
 
 // ActorUpdates returns the number of actor steps taken.
 func (r *REDQ) ActorUpdates() int64 { return r.counters.ActorUpdates }
+
+// Schedule sets the exploration noise for envSteps env steps of training.
+// It implements algo.Scheduled.
+func (r *REDQ) Schedule(envSteps int64) {
+	r.counters.EnvSteps = envSteps
+	if nz := r.pol.Noise(); nz != nil {
+		nz.Schedule(envSteps)
+	}
+}
 
 // Preprocess stores in b the n-step returns (algo.QReturns) with the soft
 // target values min over a subset of M target critics of Q′ᵢ(s′, a′) −
@@ -254,6 +264,7 @@ func (r *REDQ) Load(rd io.Reader) error {
 	}
 	copy(r.perm, r.counters.Perm)
 	r.counters.Perm = r.perm
+	r.Schedule(r.counters.EnvSteps)
 	return nil
 }
 

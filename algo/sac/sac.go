@@ -80,7 +80,7 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*SAC, error) {
 	s.rng = rand.New(s.src)
 	s.mlp, s.dist, s.ndist = mlp, s.head.New(), s.head.New()
 	s.pol, err = policy.NewActor(policy.ObsNet{Layer: mlp}, s.head, act, rand.New(s.polSrc),
-		policy.ActorConfig{DeterministicEval: cfg.DeterministicEval, Map: cfg.Map})
+		policy.ActorConfig{DeterministicEval: cfg.DeterministicEval, Map: cfg.Map, Noise: cfg.Noise})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -117,6 +117,15 @@ func (s *SAC) Params() nn.Params {
 
 // Updates returns the number of gradient steps taken.
 func (s *SAC) Updates() int64 { return s.counters.Updates }
+
+// Schedule sets the exploration noise for envSteps env steps of training.
+// It implements algo.Scheduled.
+func (s *SAC) Schedule(envSteps int64) {
+	s.counters.EnvSteps = envSteps
+	if nz := s.pol.Noise(); nz != nil {
+		nz.Schedule(envSteps)
+	}
+}
 
 // Preprocess stores in b the n-step returns (algo.QReturns) with the soft
 // target values minᵢ Q′ᵢ(s′, a′) − α·log π(a′|s′), a′ sampled from the
@@ -197,7 +206,13 @@ func (s *SAC) Save(w io.Writer) error { return algo.SaveParts(w, s.parts()...) }
 
 // Load restores a state written by Save into a SAC made with the same
 // configuration; it returns an error wrapping algo.ErrState otherwise.
-func (s *SAC) Load(r io.Reader) error { return algo.LoadParts(r, s.parts()...) }
+func (s *SAC) Load(r io.Reader) error {
+	if err := algo.LoadParts(r, s.parts()...); err != nil {
+		return err
+	}
+	s.Schedule(s.counters.EnvSteps)
+	return nil
+}
 
 func (s *SAC) parts() []algo.Part {
 	ps := []algo.Part{
