@@ -54,8 +54,10 @@ type ActorConfig struct {
 	// Noise is exploration noise added to the sampled actions of a Box
 	// action space while collecting training data (explore and the
 	// training-step flag both on), as Tianshou's exploration_noise of SAC
-	// and REDQ; a Discrete space refuses it. Default none.
-	Noise NoiseConfig `json:"noise"`
+	// and REDQ; a Discrete space refuses it. Default none. The algorithms
+	// that offer it carry it in their own configuration, so it is not part
+	// of this one's JSON.
+	Noise NoiseConfig `json:"-"`
 }
 
 // Actor is a stochastic policy: its network's output parameterizes a

@@ -194,6 +194,8 @@ func TestLearningSmoke(t *testing.T) {
 		{Algo: "ppo", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
 		{Algo: "ppo", Env: "CartPole-v1", Bar: matrixBar{195, 50_000, "smoke"}},
 		{Algo: "dqn", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+		{Algo: "discrete-sac", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+		{Algo: "sac", Env: "Pendulum-v1", Bar: matrixBar{-700, 10_000, "smoke"}},
 	}
 	var log bytes.Buffer
 	outs, err := runMatrix(context.Background(), pairs, matrixOptions{Seeds: 1, Jobs: 1}, &log)
