@@ -7,7 +7,8 @@ import (
 
 // The learning and speed runs of the off-policy actor-critics on Pendulum
 // and of discrete SAC on CartPole with the settings of Tianshou's tests
-// (their registered defaults), and their runs on MountainCarContinuous.
+// (their registered defaults), and SAC's and TD3's runs on
+// MountainCarContinuous with their presets.
 func init() {
 	need := func(o BenchOptions) int { return (4*o.Seeds + 4) / 5 }
 	for _, r := range []struct {
@@ -43,7 +44,7 @@ func init() {
 		{"td3-mountaincar", "td3", "TD3"},
 	} {
 		RegisterBench(r.name, BenchRun{
-			Doc: r.doc + " on MountainCarContinuous-v0 with the Pendulum settings: solved (≥ 90) or not, steps and time",
+			Doc: r.doc + " on MountainCarContinuous-v0 with its preset (OU exploration noise): solved (≥ 90) or not, steps and time",
 			Run: func(ctx context.Context, o BenchOptions, w io.Writer) error {
 				return solveRuns(ctx, SolveSpec{Algo: r.algo, Env: "MountainCarContinuous-v0", Threshold: 90, Need: 0}, o, w)
 			},
