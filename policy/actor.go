@@ -51,6 +51,13 @@ type ActorConfig struct {
 	// Map maps the actions of a Box action space to the env's (clipping,
 	// rescaling); ignored for Discrete spaces.
 	Map BoxMapConfig `json:"map"`
+	// Noise is exploration noise added to the sampled actions of a Box
+	// action space while collecting training data (explore and the
+	// training-step flag both on), as Tianshou's exploration_noise of SAC
+	// and REDQ; a Discrete space refuses it. Default none. The algorithms
+	// that offer it carry it in their own configuration, so it is not part
+	// of this one's JSON.
+	Noise NoiseConfig `json:"-"`
 }
 
 // Actor is a stochastic policy: its network's output parameterizes a
@@ -70,6 +77,7 @@ type Actor struct {
 	disc  *env.Discrete // nil for a Box
 	m     int           // action size of a Box
 	bmap  *BoxMap
+	noise Noise
 	cfg   ActorConfig
 	rng   *rand.Rand
 
@@ -95,6 +103,9 @@ func NewActor(net Network, head Head, space env.Space, rng *rand.Rand, cfg Actor
 	switch s := space.(type) {
 	case *env.Discrete:
 		p.disc = s
+		if cfg.Noise.Kind != NoNoise {
+			return nil, fmt.Errorf("%w: exploration noise %q on a Discrete action space", ErrConfig, cfg.Noise.Kind)
+		}
 	case *env.Box:
 		if len(s.Shape()) != 1 {
 			return nil, fmt.Errorf("%w: an Actor needs a Box of one axis, not %v", ErrConfig, space)
@@ -105,6 +116,9 @@ func NewActor(net Network, head Head, space env.Space, rng *rand.Rand, cfg Actor
 			return nil, err
 		}
 		p.bmap = bm
+		if p.noise, err = NewNoise(cfg.Noise); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("%w: an Actor needs a Discrete or Box action space, not %v", ErrConfig, space)
 	}
@@ -129,6 +143,9 @@ func (p *Actor) SetTrainingStep(on bool) { p.training = on }
 
 // TrainingStep reports the training-step flag.
 func (p *Actor) TrainingStep() bool { return p.training }
+
+// Noise returns the exploration noise, nil for none.
+func (p *Actor) Noise() Noise { return p.noise }
 
 // Head returns the head.
 func (p *Actor) Head() Head { return p.head }
@@ -155,9 +172,10 @@ func (p *Actor) Dist(tp *tensor.Tape, obs *batch.Batch) (distribution.Distributi
 
 // Act writes under "act" the actions for the observations in obs: samples
 // of the distribution, or its mode when DeterministicEval is set and the
-// training-step flag is off. It writes nothing else and ignores state and
-// explore. It does not allocate when dst, obs and their arrays are those of
-// the previous call.
+// training-step flag is off, with the exploration noise of a Box space
+// added when explore and the training-step flag are on (a stateful noise
+// keeps its state in state and "state", as Deterministic's). It does not
+// allocate when dst, obs and their arrays are those of the previous call.
 //
 // Act returns an error wrapping ErrObs if the network cannot take obs,
 // ErrConfig if the distribution does not fit the action space, and the
@@ -192,8 +210,12 @@ func (p *Actor) Act(dst, obs *batch.Batch, state any, explore bool) error {
 	if a.NDim() != 2 || a.Dim(1) != p.m {
 		return fmt.Errorf("%w: actions of shape %v for a Box of %d", ErrConfig, a.Shape(), p.m)
 	}
-	copy(BoxActTo(dst, a.Dim(0), p.m), vals)
-	return nil
+	act := BoxActTo(dst, a.Dim(0), p.m)
+	copy(act, vals)
+	if !explore || !p.training || p.noise == nil {
+		return nil
+	}
+	return addNoise(dst, act, state, a.Dim(0), p.m, p.noise, p.rng)
 }
 
 // MapActionTo writes into env the env actions for the actions act: a copy

@@ -106,9 +106,16 @@ func (p *Deterministic) Act(dst, obs *batch.Batch, state any, explore bool) erro
 	if !explore || !p.training || p.noise == nil {
 		return nil
 	}
+	return addNoise(dst, act, state, k, p.m, p.noise, p.rng)
+}
+
+// addNoise adds noise to the actions act [k, m] of dst; a stateful noise
+// reads its state from state (nil or an *nd.Array [k, m]; nil is zero) and
+// writes the new one under "state" in dst.
+func addNoise(dst *batch.Batch, act []float32, state any, k, m int, noise Noise, rng *rand.Rand) error {
 	var x []float32
-	if p.noise.Stateful() {
-		xs := stateArray(dst, k, p.m)
+	if noise.Stateful() {
+		xs := stateArray(dst, k, m)
 		x = nd.Data[float32](xs)
 		if s, ok := state.(*nd.Array); ok && s != nil {
 			if err := nd.CopyTo(xs, s); err != nil {
@@ -118,7 +125,7 @@ func (p *Deterministic) Act(dst, obs *batch.Batch, state any, explore bool) erro
 			clear(x)
 		}
 	}
-	p.noise.AddTo(act, x, p.rng)
+	noise.AddTo(act, x, rng)
 	return nil
 }
 

@@ -1,8 +1,10 @@
 package policy_test
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -162,5 +164,54 @@ func TestDeterministicNoise(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestActorNoise checks that an Actor over a Box adds its exploration
+// noise only while exploring in a training step: the same policy and
+// random source give the same actions with and without noise otherwise.
+// A Discrete space refuses noise.
+func TestActorNoise(t *testing.T) {
+	box, err := env.NewBox(-2.0, 2.0, []int{2}, nd.Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := policy.ObsNet{Layer: nn.NewLinear(3, 2, rand.New(rand.NewPCG(1, 1)))}
+	obs := batch.MustNew("obs", nd.Zeros(nd.Float32, 4, 3))
+	act := func(noise policy.NoiseConfig, training, explore bool) []float32 {
+		p, err := policy.NewActor(net, fixedNormal{}, box, rand.New(rand.NewPCG(2, 2)),
+			policy.ActorConfig{DeterministicEval: true, Noise: noise})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.SetTrainingStep(training)
+		var b batch.Batch
+		if err := p.Act(&b, obs, nil, explore); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := b.Array("act")
+		return append([]float32(nil), nd.Data[float32](a)...)
+	}
+	ou := policy.NoiseConfig{Kind: policy.OUNoise, Sigma: 1, Theta: 0.15}
+	for _, tc := range []struct {
+		training, explore, differ bool
+	}{{false, true, false}, {true, false, false}, {true, true, true}} {
+		a, b := act(policy.NoiseConfig{}, tc.training, tc.explore), act(ou, tc.training, tc.explore)
+		same := true
+		for i := range a {
+			same = same && a[i] == b[i]
+		}
+		if same == tc.differ {
+			t.Errorf("training %v, explore %v: actions %v without noise, %v with; want differing %v",
+				tc.training, tc.explore, a, b, tc.differ)
+		}
+	}
+	disc, err := env.NewDiscrete(3, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := policy.NewActor(net, policy.CategoricalHead{}, disc, rand.New(rand.NewPCG(2, 2)),
+		policy.ActorConfig{Noise: ou}); !errors.Is(err, policy.ErrConfig) || !strings.Contains(err.Error(), "Discrete") {
+		t.Errorf("noise on a Discrete space: %v, want ErrConfig naming it", err)
 	}
 }

@@ -40,6 +40,9 @@
 //     [QBatch], [ReadObs] and [NextObs] (a batch's columns as tensors), and
 //     [ContinuousDims], which rejects other spaces naming them. Their
 //     returns are algo.QReturns; their exploration noise is policy's.
+//   - The entropy temperature of SAC, REDQ and discrete SAC: [Alpha]
+//     (α fixed or tuned towards a target entropy, [AlphaLoss]) and
+//     [Temperature], its settings.
 //   - Configuration: [NetConfig], [Training], [DefaultPolicy], and
 //     [OnPolicy], the settings A2C and PPO share, embedded in their Configs
 //     so that its fields sit at the top level of their JSON.

@@ -186,3 +186,33 @@ func BLASTag() string {
 	name, _, _ := strings.Cut(tensor.BLASName(), " ")
 	return "blas=" + name
 }
+
+// MLP64 evaluates, in float64, the ReLU MLP whose Linear layers are the
+// parameters of ps named prefix+"<i>.weight" and prefix+"<i>.bias", in
+// order (an nn.MLP's), on x: the reference of the loss tests.
+func MLP64(ps nn.Params, prefix string, x []float64) []float64 {
+	var layers [][2][]float32
+	for _, p := range ps {
+		name, ok := strings.CutPrefix(p.Name, prefix)
+		if !ok || !strings.HasSuffix(name, ".weight") {
+			continue
+		}
+		b := ps.Lookup(prefix + strings.TrimSuffix(name, "weight") + "bias")
+		layers = append(layers, [2][]float32{p.Tensor.Data(), b.Data()})
+	}
+	for l, wb := range layers {
+		out := make([]float64, len(wb[1]))
+		for o := range out {
+			v := float64(wb[1][o])
+			for i, xi := range x {
+				v += float64(wb[0][o*len(x)+i]) * xi
+			}
+			if l < len(layers)-1 {
+				v = max(v, 0)
+			}
+			out[o] = v
+		}
+		x = out
+	}
+	return x
+}

@@ -21,6 +21,8 @@
 //     the steady-state update, a smoke run) from a short description of the
 //     algorithm ([OnPolicy], [OffPolicy]), so that an algorithm's own tests
 //     hold only what is particular to it: its loss by hand, its options.
+//   - [MLP64] evaluates an MLP's parameters in float64, the reference of
+//     the loss tests.
 //   - [BLASTag] names the BLAS in sub-benchmark names.
 //
 // # Decisions

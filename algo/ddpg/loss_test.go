@@ -3,7 +3,6 @@ package ddpg_test
 import (
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -15,35 +14,6 @@ import (
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 )
-
-// mlp64 evaluates, in float64, the ReLU MLP whose Linear layers are the
-// parameters of ps named prefix+"<i>.weight" and prefix+"<i>.bias", in order.
-func mlp64(ps nn.Params, prefix string, x []float64) []float64 {
-	var layers [][2][]float32
-	for _, p := range ps {
-		name, ok := strings.CutPrefix(p.Name, prefix)
-		if !ok || !strings.HasSuffix(name, ".weight") {
-			continue
-		}
-		b := ps.Lookup(prefix + strings.TrimSuffix(name, "weight") + "bias")
-		layers = append(layers, [2][]float32{p.Tensor.Data(), b.Data()})
-	}
-	for l, wb := range layers {
-		out := make([]float64, len(wb[1]))
-		for o := range out {
-			v := float64(wb[1][o])
-			for i, xi := range x {
-				v += float64(wb[0][o*len(x)+i]) * xi
-			}
-			if l < len(layers)-1 {
-				v = math.Max(v, 0)
-			}
-			out[o] = v
-		}
-		x = out
-	}
-	return x
-}
 
 // TestLosses checks DDPG's 1-step returns, critic loss and actor loss on 5
 // transitions against float64 arithmetic in the test: y = r + γ·(1 −
@@ -83,10 +53,10 @@ func TestLosses(t *testing.T) {
 	}
 	ps := d.Params()
 	q64 := func(ps nn.Params, prefix string, s []float32, a []float64) float64 {
-		return mlp64(ps, prefix, append([]float64{float64(s[0]), float64(s[1])}, a...))[0]
+		return algotest.MLP64(ps, prefix, append([]float64{float64(s[0]), float64(s[1])}, a...))[0]
 	}
 	mu64 := func(ps nn.Params, prefix string, s []float32) []float64 {
-		return []float64{2 * math.Tanh(mlp64(ps, prefix, []float64{float64(s[0]), float64(s[1])})[0])}
+		return []float64{2 * math.Tanh(algotest.MLP64(ps, prefix, []float64{float64(s[0]), float64(s[1])})[0])}
 	}
 	ret, _ := b.Array("returns")
 	y := make([]float64, len(obs))

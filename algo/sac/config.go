@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/gorl/gorl/algo/actorcritic"
-	"github.com/gorl/gorl/optim"
+	"github.com/gorl/gorl/policy"
 )
 
 // ErrConfig is wrapped by the errors of Validate and New for an invalid
@@ -17,16 +17,10 @@ var ErrConfig = errors.New("sac: invalid configuration")
 // Tianshou's Pendulum SAC test.
 type Config struct {
 	actorcritic.Continuous
-	// Alpha is the entropy temperature α > 0: fixed without AutoAlpha, the
-	// starting value with it (log α₀ = log Alpha).
-	Alpha float64 `json:"alpha"`
-	// AutoAlpha tunes α by gradient descent on the learned log α, with the
-	// loss −log α·mean(log π(a|s) + TargetEntropy). Default true.
-	AutoAlpha bool `json:"auto_alpha"`
+	// Temperature sets α: tuned by default, from log α₀ = 0.
+	actorcritic.Temperature
 	// TargetEntropy is the entropy AutoAlpha aims at; nil means −dim(A).
 	TargetEntropy *float64 `json:"target_entropy"`
-	// AlphaOptim configures log α's Adam.
-	AlphaOptim optim.AdamConfig `json:"alpha_optim"`
 	// StateDependentStd makes log σ an output of the actor (Tianshou's
 	// conditioned_sigma); otherwise it is a parameter of its own starting at
 	// LogStdInit. Either way it is clamped to [−20, 2]. Default true.
@@ -36,6 +30,10 @@ type Config struct {
 	// DeterministicEval makes the policy act with tanh of the mean when not
 	// collecting training data. Default true.
 	DeterministicEval bool `json:"deterministic_eval"`
+	// Noise is exploration noise added to the sampled actions while
+	// collecting training data (Tianshou's exploration_noise). Default
+	// none.
+	Noise policy.NoiseConfig `json:"noise"`
 }
 
 // DefaultConfig returns Tianshou's Pendulum SAC test settings
@@ -45,10 +43,8 @@ type Config struct {
 // 0 with Adam lr 3e-4 towards the target entropy −dim(A), and deterministic
 // evaluation.
 func DefaultConfig() Config {
-	a := optim.DefaultAdamConfig()
-	a.LR = 3e-4
-	return Config{Continuous: actorcritic.DefaultContinuous(), Alpha: 1, AutoAlpha: true,
-		AlphaOptim: a, StateDependentStd: true, DeterministicEval: true}
+	return Config{Continuous: actorcritic.DefaultContinuous(), Temperature: actorcritic.DefaultTemperature(),
+		StateDependentStd: true, DeterministicEval: true}
 }
 
 // Validate returns an error wrapping ErrConfig naming the first invalid
@@ -57,16 +53,14 @@ func (c Config) Validate() error {
 	if err := c.Continuous.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
+	if err := c.Temperature.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
 	switch {
-	case !(c.Alpha > 0) || math.IsInf(c.Alpha, 0):
-		return fmt.Errorf("%w: alpha %v; want finite > 0", ErrConfig, c.Alpha)
 	case c.TargetEntropy != nil && (math.IsNaN(*c.TargetEntropy) || math.IsInf(*c.TargetEntropy, 0)):
 		return fmt.Errorf("%w: target_entropy %v", ErrConfig, *c.TargetEntropy)
 	case math.IsNaN(c.LogStdInit) || math.IsInf(c.LogStdInit, 0):
 		return fmt.Errorf("%w: log_std_init %v", ErrConfig, c.LogStdInit)
-	}
-	if err := c.AlphaOptim.Validate(); err != nil {
-		return fmt.Errorf("%w: alpha_optim: %w", ErrConfig, err)
 	}
 	return nil
 }

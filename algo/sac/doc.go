@@ -19,7 +19,9 @@
 // The policy is a policy.Actor over an actorcritic.SquashedHead: it samples
 // while collecting training data and takes tanh of the mean otherwise
 // (DeterministicEval). Its actions lie in (−1, 1), clipped and scaled to
-// the Box; the buffer stores them unscaled.
+// the Box; the buffer stores them unscaled. Exploration noise (Noise,
+// none by default: Tianshou's exploration_noise) may be added to the
+// samples while collecting, before the clip.
 //
 // # Invariants
 //

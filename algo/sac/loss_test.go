@@ -12,42 +12,7 @@ import (
 	"github.com/gorl/gorl/algo/sac"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/nd"
-	"github.com/gorl/gorl/tensor"
 )
-
-// TestAlphaLoss checks L_α = −log α·mean(log π + H̄) against float64
-// arithmetic and its gradient against a central difference of that formula.
-func TestAlphaLoss(t *testing.T) {
-	for _, tc := range []struct {
-		logAlpha float64
-		logp     []float32
-		h        float64
-	}{
-		{0, []float32{-1.5, 0.2, 0.7}, -1},
-		{-2.3, []float32{3, 2.5}, -2},
-		{0.4, []float32{-0.1}, 0.5},
-	} {
-		f := func(la float64) float64 {
-			var m float64
-			for _, v := range tc.logp {
-				m += float64(v) + tc.h
-			}
-			return -la * m / float64(len(tc.logp))
-		}
-		var tp tensor.Tape
-		la := tensor.MustFromSlice([]float32{float32(tc.logAlpha)}, 1).SetRequiresGrad(true)
-		loss := sac.AlphaLoss(&tp, la, tc.logp, tc.h)
-		if !scalar.EqualWithinAbsOrRel(float64(loss.Item()), f(tc.logAlpha), 1e-6, 1e-6) {
-			t.Errorf("%+v: loss %v, want %v", tc, loss.Item(), f(tc.logAlpha))
-		}
-		tp.Backward(loss)
-		const h = 1e-6
-		want := (f(tc.logAlpha+h) - f(tc.logAlpha-h)) / (2 * h)
-		if got := float64(la.Grad()[0]); !scalar.EqualWithinAbsOrRel(got, want, 1e-5, 1e-5) {
-			t.Errorf("%+v: gradient %v, central difference %v", tc, got, want)
-		}
-	}
-}
 
 // TestAlpha checks that a fixed α stays as configured, and that the first
 // automatic step moves log α by Adam's first step, lr·g/(|g| + ε) ≈ ±lr

@@ -3,7 +3,6 @@ package sac
 import (
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 
 	"github.com/gorl/gorl/algo"
@@ -20,21 +19,19 @@ import (
 // SAC is an algo.OffPolicy algorithm; see the package documentation. It is
 // driven by one goroutine at a time.
 type SAC struct {
-	cfg           Config
-	m             int
-	targetEntropy float64
-	head          *actorcritic.SquashedHead
-	mlp           *nn.MLP
-	dist, ndist   distribution.Distribution // of the update and of the targets
-	pol           *policy.Actor
-	aps           nn.Params
-	actorOpt      *actorcritic.Optimizer
-	critics       *actorcritic.Critics
-	logAlpha      *tensor.Tensor
-	alphaOpt      *actorcritic.Optimizer
-	polSrc, src   *rand.PCG
-	rng           *rand.Rand
-	counters      counters
+	cfg         Config
+	m           int
+	head        *actorcritic.SquashedHead
+	mlp         *nn.MLP
+	dist, ndist distribution.Distribution // of the update and of the targets
+	pol         *policy.Actor
+	aps         nn.Params
+	actorOpt    *actorcritic.Optimizer
+	critics     *actorcritic.Critics
+	alpha       *actorcritic.Alpha
+	polSrc, src *rand.PCG
+	rng         *rand.Rand
+	counters    counters
 
 	returns  algo.QReturns
 	ctp, atp tensor.Tape
@@ -61,10 +58,14 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*SAC, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	s := &SAC{cfg: cfg, m: m, targetEntropy: -float64(m),
+	s := &SAC{cfg: cfg, m: m,
 		stats: map[string]float64{"loss/actor": 0, "loss/critics": 0, "loss/alpha": 0, "alpha": 0}}
+	targetEntropy := -float64(m)
 	if cfg.TargetEntropy != nil {
-		s.targetEntropy = *cfg.TargetEntropy
+		targetEntropy = *cfg.TargetEntropy
+	}
+	if s.alpha, err = actorcritic.NewAlpha(cfg.Temperature, targetEntropy); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	s.head = actorcritic.NewSquashedHead(m, !cfg.StateDependentStd, float32(cfg.LogStdInit))
 	mlp, err := nn.NewMLP(nn.MLPConfig{In: n, Hidden: cfg.ActorHidden, Out: s.head.Width()}, rng)
@@ -79,20 +80,13 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*SAC, error) {
 	s.rng = rand.New(s.src)
 	s.mlp, s.dist, s.ndist = mlp, s.head.New(), s.head.New()
 	s.pol, err = policy.NewActor(policy.ObsNet{Layer: mlp}, s.head, act, rand.New(s.polSrc),
-		policy.ActorConfig{DeterministicEval: cfg.DeterministicEval, Map: cfg.Map})
+		policy.ActorConfig{DeterministicEval: cfg.DeterministicEval, Map: cfg.Map, Noise: cfg.Noise})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	s.aps = s.pol.Params()
 	if s.actorOpt, err = actorcritic.NewOptimizer(s.aps, cfg.ActorOptim); err != nil {
 		return nil, fmt.Errorf("%w: actor_optim: %w", ErrConfig, err)
-	}
-	s.logAlpha = tensor.New(1)
-	s.logAlpha.Fill(float32(math.Log(cfg.Alpha)))
-	s.logAlpha.SetRequiresGrad(cfg.AutoAlpha)
-	if s.alphaOpt, err = actorcritic.NewOptimizer(nn.Params{{Name: "log_alpha", Tensor: s.logAlpha}},
-		actorcritic.Training{Optim: cfg.AlphaOptim}); err != nil {
-		return nil, fmt.Errorf("%w: alpha_optim: %w", ErrConfig, err)
 	}
 	s.ntp.SetGradEnabled(false)
 	return s, nil
@@ -108,21 +102,30 @@ func (s *SAC) Policy() policy.Policy { return s.pol }
 func (s *SAC) Critics() *actorcritic.Critics { return s.critics }
 
 // Alpha returns the current temperature α = exp(log α).
-func (s *SAC) Alpha() float64 { return math.Exp(float64(s.logAlpha.Data()[0])) }
+func (s *SAC) Alpha() float64 { return s.alpha.Value() }
 
 // TargetEntropy returns the entropy AutoAlpha aims at.
-func (s *SAC) TargetEntropy() float64 { return s.targetEntropy }
+func (s *SAC) TargetEntropy() float64 { return s.alpha.TargetEntropy() }
 
 // Params returns the actor's, the critics', the targets' parameters and log
 // α (prefixed "actor", "critics", "critics_target"; "log_alpha").
 func (s *SAC) Params() nn.Params {
 	ps := append(s.aps.Prefixed("actor"), s.critics.Params().Prefixed("critics")...)
 	ps = append(ps, s.critics.TargetParams().Prefixed("critics_target")...)
-	return append(ps, nn.Param{Name: "log_alpha", Tensor: s.logAlpha})
+	return append(ps, s.alpha.Params()...)
 }
 
 // Updates returns the number of gradient steps taken.
 func (s *SAC) Updates() int64 { return s.counters.Updates }
+
+// Schedule sets the exploration noise for envSteps env steps of training.
+// It implements algo.Scheduled.
+func (s *SAC) Schedule(envSteps int64) {
+	s.counters.EnvSteps = envSteps
+	if nz := s.pol.Noise(); nz != nil {
+		nz.Schedule(envSteps)
+	}
+}
 
 // Preprocess stores in b the n-step returns (algo.QReturns) with the soft
 // target values minᵢ Q′ᵢ(s′, a′) − α·log π(a′|s′), a′ sampled from the
@@ -180,10 +183,7 @@ func (s *SAC) Update(b *batch.Batch) (map[string]float64, error) {
 	loss := s.atp.Mean(s.atp.Sub(s.atp.MulScalar(logp, float32(alpha)), q))
 	s.actorOpt.Step(&s.atp, loss)
 	s.stats["loss/actor"] = float64(loss.Item())
-	s.stats["loss/alpha"] = 0
-	if s.cfg.AutoAlpha {
-		s.stats["loss/alpha"] = s.alphaStep(logp.Data())
-	}
+	s.stats["loss/alpha"] = s.alpha.Step(logp.Data())
 	s.stats["alpha"] = s.Alpha()
 	s.counters.Updates++
 	s.critics.SoftUpdate(s.cfg.Tau)
@@ -198,30 +198,6 @@ func (s *SAC) actorDist(tp *tensor.Tape, d distribution.Distribution, obs *tenso
 	return d, nil
 }
 
-// alphaStep makes one step of log α on L_α (AlphaLoss) and returns L_α.
-func (s *SAC) alphaStep(logp []float32) float64 {
-	s.ntp.Reset()
-	s.ntp.SetGradEnabled(true)
-	loss := AlphaLoss(&s.ntp, s.logAlpha, logp, s.targetEntropy)
-	s.alphaOpt.Step(&s.ntp, loss)
-	s.ntp.SetGradEnabled(false)
-	return float64(loss.Item())
-}
-
-// AlphaLoss records on tp the temperature loss of SAC with automatic
-// tuning, L_α = −log α · mean(log π(ã|s) + H̄), a scalar, for the
-// log-probabilities logp of the actor's samples (constants: no gradient
-// reaches the actor) and the target entropy H̄. Its gradient with respect
-// to log α is −mean(log π + H̄): α grows while the policy's entropy −log π
-// is below H̄.
-func AlphaLoss(tp *tensor.Tape, logAlpha *tensor.Tensor, logp []float32, targetEntropy float64) *tensor.Tensor {
-	var sum float64
-	for _, v := range logp {
-		sum += float64(v) + targetEntropy
-	}
-	return tp.Sum(tp.MulScalar(logAlpha, float32(-sum/float64(len(logp)))))
-}
-
 // Postprocess does nothing: SAC gives nothing back to the buffer.
 func (s *SAC) Postprocess(*batch.Batch, buffer.Buffer, []int) error { return nil }
 
@@ -230,7 +206,13 @@ func (s *SAC) Save(w io.Writer) error { return algo.SaveParts(w, s.parts()...) }
 
 // Load restores a state written by Save into a SAC made with the same
 // configuration; it returns an error wrapping algo.ErrState otherwise.
-func (s *SAC) Load(r io.Reader) error { return algo.LoadParts(r, s.parts()...) }
+func (s *SAC) Load(r io.Reader) error {
+	if err := algo.LoadParts(r, s.parts()...); err != nil {
+		return err
+	}
+	s.Schedule(s.counters.EnvSteps)
+	return nil
+}
 
 func (s *SAC) parts() []algo.Part {
 	ps := []algo.Part{
@@ -238,9 +220,8 @@ func (s *SAC) parts() []algo.Part {
 		{Name: "actor_optim", Save: s.actorOpt.Save, Load: s.actorOpt.Load},
 	}
 	ps = append(ps, s.critics.Parts()...)
+	ps = append(ps, s.alpha.Parts()...)
 	return append(ps,
-		algo.ParamsPart("log_alpha", nn.Params{{Name: "log_alpha", Tensor: s.logAlpha}}),
-		algo.Part{Name: "alpha_optim", Save: s.alphaOpt.Save, Load: s.alphaOpt.Load},
 		algo.BinaryPart("policy_rng", s.polSrc), algo.BinaryPart("rng", s.src),
 		algo.JSONPart("counters", &s.counters))
 }

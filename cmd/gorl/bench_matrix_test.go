@@ -37,7 +37,7 @@ func TestRefusedSpaces(t *testing.T) {
 	// Categorical or Normal, Discrete for the continuous actor-critics.
 	refused := map[string]env.Space{
 		"a2c": multi, "bc": multi, "bcq": box, "dqn": box, "pg": multi, "ppo": multi,
-		"ddpg": discrete, "sac": discrete, "td3": discrete,
+		"ddpg": discrete, "sac": discrete, "td3": discrete, "redq": discrete, "discrete-sac": box,
 	}
 	for _, name := range algorithmNames() {
 		act, ok := refused[name]
@@ -216,6 +216,8 @@ func TestLearningSmoke(t *testing.T) {
 		{Algo: "ppo", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
 		{Algo: "ppo", Env: "CartPole-v1", Bar: matrixBar{195, 50_000, "smoke"}},
 		{Algo: "dqn", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+		{Algo: "discrete-sac", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+		{Algo: "sac", Env: "Pendulum-v1", Bar: matrixBar{-700, 10_000, "smoke"}},
 	}
 	var log bytes.Buffer
 	outs, err := runMatrix(context.Background(), pairs, matrixOptions{Seeds: 1, Jobs: 1}, &log)
@@ -258,6 +260,24 @@ func TestMatrixBudget(t *testing.T) {
 			*tc.RewardThreshold != 1 || tc.TestExploration || tc.TestEpisodes < 10 {
 			t.Errorf("%s on %s: %+v, want %d epochs of %d steps, seed 3, stop at 1, deterministic tests of ≥ 10 episodes",
 				tt.algo, tt.env, tc, tt.epochs, tt.stepsPerEpoch)
+		}
+	}
+}
+
+// TestPresetName checks how a preset's file name splits into algorithm
+// and env: at the first hyphen before a capital letter, so that an
+// algorithm's name may hold hyphens.
+func TestPresetName(t *testing.T) {
+	for _, tc := range []struct{ base, algo, env string }{
+		{"dqn-MountainCar-v0", "dqn", "MountainCar-v0"},
+		{"discrete-sac-CartPole-v1", "discrete-sac", "CartPole-v1"},
+		{"sac-MountainCarContinuous-v0", "sac", "MountainCarContinuous-v0"},
+		{"dqn-cartpole", "", ""},
+		{"Pendulum-v1", "", ""},
+	} {
+		a, e, ok := cutEnv(tc.base)
+		if a != tc.algo || e != tc.env || ok != (tc.algo != "") {
+			t.Errorf("cutEnv(%q) = %q, %q, %v; want %q, %q", tc.base, a, e, ok, tc.algo, tc.env)
 		}
 	}
 }

@@ -53,10 +53,12 @@ func presets() ([]preset, error) {
 	return ps, nil
 }
 
-// readPreset parses the preset file name (ALGO-ENV.json).
+// readPreset parses the preset file name (ALGO-ENV.json). An algorithm's
+// name may hold hyphens (discrete-sac); the env's ID starts at the first
+// hyphen followed by a capital letter, as Gymnasium's IDs do.
 func readPreset(name string) (preset, error) {
 	base, ok := strings.CutSuffix(name, ".json")
-	algoName, envID, ok2 := strings.Cut(base, "-")
+	algoName, envID, ok2 := cutEnv(base)
 	if !ok || !ok2 || algoName == "" || envID == "" {
 		return preset{}, fmt.Errorf("preset %s: want a name ALGO-ENV.json", name)
 	}
@@ -75,6 +77,16 @@ func readPreset(name string) (preset, error) {
 		return preset{}, fmt.Errorf("preset %s: want a source and a config", name)
 	}
 	return preset{Algo: algoName, Env: envID, Source: f.Source, Config: f.Config}, nil
+}
+
+// cutEnv splits ALGO-ENV at the first hyphen followed by a capital letter.
+func cutEnv(base string) (algoName, envID string, ok bool) {
+	for i := 0; i+1 < len(base); i++ {
+		if base[i] == '-' && base[i+1] >= 'A' && base[i+1] <= 'Z' {
+			return base[:i], base[i+1:], true
+		}
+	}
+	return "", "", false
 }
 
 // lookupPreset returns the preset of the pair, if there is one.

@@ -1,0 +1,250 @@
+package discretesac
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+
+	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/actorcritic"
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/distribution"
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nn"
+	"github.com/gorl/gorl/policy"
+	"github.com/gorl/gorl/tensor"
+)
+
+// DiscreteSAC is an algo.OffPolicy algorithm; see the package
+// documentation. It is driven by one goroutine at a time.
+type DiscreteSAC struct {
+	cfg           Config
+	space         *env.Discrete
+	actor         *nn.MLP
+	pol           *policy.Actor
+	aps           nn.Params
+	actorOpt      *actorcritic.Optimizer
+	critics, tgts [2]*nn.MLP
+	cps, tps      nn.Params
+	criticOpt     *actorcritic.Optimizer
+	alpha         *actorcritic.Alpha
+	polSrc        *rand.PCG
+	counters      counters
+	dist, ndist   distribution.Categorical
+	acts          algo.DiscreteActions
+	returns       algo.QReturns
+	ctp, atp, ntp tensor.Tape
+	negH          []float32
+	stats         map[string]float64
+}
+
+type counters struct {
+	Updates int64 `json:"updates"`
+}
+
+// New returns a discrete SAC for an env with the given spaces, its weights
+// and the seed of its policy's random source drawn from rng. It returns an
+// error wrapping ErrConfig for an invalid cfg, and one naming the space for
+// an observation space that is not a Box of one axis or an action space
+// that is not Discrete (a Box among them).
+func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*DiscreteSAC, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	ob, ok := obs.(*env.Box)
+	if !ok || len(ob.Shape()) != 1 {
+		return nil, fmt.Errorf("%w: the MLPs need a Box observation space of one axis, not %v", ErrConfig, obs)
+	}
+	space, ok := act.(*env.Discrete)
+	if !ok {
+		return nil, fmt.Errorf("%w: discrete SAC needs a Discrete action space, not %v", ErrConfig, act)
+	}
+	n, k := ob.Shape()[0], int(space.N())
+	s := &DiscreteSAC{cfg: cfg, space: space,
+		stats: map[string]float64{"loss/actor": 0, "loss/critics": 0, "loss/alpha": 0, "alpha": 0}}
+	var err error
+	if s.alpha, err = actorcritic.NewAlpha(cfg.Temperature, cfg.TargetEntropyRatio*math.Log(float64(k))); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	mlp := func(hidden []int) (*nn.MLP, error) {
+		m, err := nn.NewMLP(nn.MLPConfig{In: n, Hidden: hidden, Out: k}, rng)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+		return m, nil
+	}
+	if s.actor, err = mlp(cfg.ActorHidden); err != nil {
+		return nil, err
+	}
+	for i := range 2 {
+		if s.critics[i], err = mlp(cfg.CriticHidden); err != nil {
+			return nil, err
+		}
+		if s.tgts[i], err = mlp(cfg.CriticHidden); err != nil {
+			return nil, err
+		}
+		name := fmt.Sprint(i)
+		s.cps = append(s.cps, s.critics[i].Params().Prefixed(name)...)
+		s.tps = append(s.tps, s.tgts[i].Params().Prefixed(name)...)
+	}
+	if err := nn.Copy(s.tps, s.cps); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	s.polSrc = rand.NewPCG(rng.Uint64(), rng.Uint64())
+	if s.pol, err = policy.NewActor(policy.ObsNet{Layer: s.actor}, policy.CategoricalHead{}, act, rand.New(s.polSrc),
+		policy.ActorConfig{DeterministicEval: cfg.DeterministicEval}); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	s.aps = s.pol.Params()
+	if s.actorOpt, err = actorcritic.NewOptimizer(s.aps, cfg.ActorOptim); err != nil {
+		return nil, fmt.Errorf("%w: actor_optim: %w", ErrConfig, err)
+	}
+	if s.criticOpt, err = actorcritic.NewOptimizer(s.cps, cfg.CriticOptim); err != nil {
+		return nil, fmt.Errorf("%w: critic_optim: %w", ErrConfig, err)
+	}
+	s.ntp.SetGradEnabled(false)
+	return s, nil
+}
+
+// Config returns the configuration.
+func (s *DiscreteSAC) Config() Config { return s.cfg }
+
+// Policy returns the policy (a *policy.Actor over a Categorical).
+func (s *DiscreteSAC) Policy() policy.Policy { return s.pol }
+
+// Alpha returns the current temperature α.
+func (s *DiscreteSAC) Alpha() float64 { return s.alpha.Value() }
+
+// TargetEntropy returns the entropy AutoAlpha aims at.
+func (s *DiscreteSAC) TargetEntropy() float64 { return s.alpha.TargetEntropy() }
+
+// Params returns the actor's, the critics', the targets' parameters and log
+// α (prefixed "actor", "critics", "critics_target"; "log_alpha").
+func (s *DiscreteSAC) Params() nn.Params {
+	ps := append(s.aps.Prefixed("actor"), s.cps.Prefixed("critics")...)
+	ps = append(ps, s.tps.Prefixed("critics_target")...)
+	return append(ps, s.alpha.Params()...)
+}
+
+// Updates returns the number of gradient steps taken.
+func (s *DiscreteSAC) Updates() int64 { return s.counters.Updates }
+
+// Preprocess stores in b the n-step returns (algo.QReturns) with the soft
+// target values Σₐ π(a|s′)·minᵢ Q′ᵢ(s′, a) + α·H(π(·|s′)) under
+// "returns".
+func (s *DiscreteSAC) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
+	return s.returns.Preprocess(b, buf, indices, s.cfg.Gamma, s.cfg.NStep, s.targets)
+}
+
+func (s *DiscreteSAC) targets(dst []float32, next *batch.Batch) error {
+	s.ntp.Reset()
+	obs, err := actorcritic.NextObs(&s.ntp, next)
+	if err != nil {
+		return err
+	}
+	if err := s.ndist.SetLogits(&s.ntp, s.actor.Forward(&s.ntp, obs)); err != nil {
+		return fmt.Errorf("discretesac: actor on obs_next: %w", err)
+	}
+	q := s.ntp.Minimum(s.tgts[0].Forward(&s.ntp, obs), s.tgts[1].Forward(&s.ntp, obs))
+	v := s.ntp.SumAxis(s.ntp.Mul(s.ndist.Probs(), q), 1, false).Data()
+	h := s.ndist.Entropy().Data()
+	if len(v) != len(dst) {
+		panic(fmt.Sprintf("discretesac: targets of %d rows into %d", len(v), len(dst)))
+	}
+	alpha := float32(s.alpha.Value())
+	for i := range dst {
+		dst[i] = v[i] + alpha*h[i]
+	}
+	return nil
+}
+
+// Update makes one step of the critics on b (obs, act and returns), one of
+// the actor on the stepped critics, one of log α with AutoAlpha, and the
+// critics' targets' Polyak step. It returns "loss/critics" (both critics'
+// losses summed), "loss/actor", "loss/alpha" and "alpha" in a map owned by
+// the algorithm, and an error, changing nothing, for a batch without those
+// keys, of other shapes, with actions outside the space, or with an actor
+// whose distribution diverged (NaN parameters).
+func (s *DiscreteSAC) Update(b *batch.Batch) (map[string]float64, error) {
+	s.ctp.Reset()
+	obs, err := actorcritic.ReadObs(&s.ctp, b)
+	if err != nil {
+		return nil, fmt.Errorf("discretesac: %w", err)
+	}
+	if obs.NDim() != 2 {
+		return nil, fmt.Errorf("discretesac: obs of shape %v; want [k, n]", obs.Shape())
+	}
+	k := obs.Dim(0)
+	act, err := s.acts.Read(b, s.space)
+	if err != nil {
+		return nil, fmt.Errorf("discretesac: %w", err)
+	}
+	ra, err := b.Array(batch.KeyReturns)
+	if err != nil {
+		return nil, fmt.Errorf("discretesac: %w (run Preprocess first)", err)
+	}
+	y, err := s.ctp.FromND(ra)
+	if err != nil {
+		return nil, fmt.Errorf("discretesac: returns: %w", err)
+	}
+	if len(act) != k || y.NDim() != 1 || y.Dim(0) != k {
+		return nil, fmt.Errorf("discretesac: act of %d and returns of shape %v for %d observations", len(act), y.Shape(), k)
+	}
+	s.atp.Reset()
+	aobs, err := actorcritic.ReadObs(&s.atp, b)
+	if err != nil {
+		return nil, fmt.Errorf("discretesac: %w", err)
+	}
+	if err := s.dist.SetLogits(&s.atp, s.actor.Forward(&s.atp, aobs)); err != nil {
+		return nil, fmt.Errorf("discretesac: actor: %w", err)
+	}
+	loss := s.ctp.Add(s.ctp.MSE(s.ctp.Gather(s.critics[0].Forward(&s.ctp, obs), 1, act), y),
+		s.ctp.MSE(s.ctp.Gather(s.critics[1].Forward(&s.ctp, obs), 1, act), y))
+	s.criticOpt.Step(&s.ctp, loss)
+	s.stats["loss/critics"] = float64(loss.Item())
+
+	// L_π = mean(Σₐ π(a|s)·(α·log π(a|s) − minᵢ Qᵢ(s, a))), the critics held.
+	q := s.atp.Detach(s.atp.Minimum(s.critics[0].Forward(&s.atp, aobs), s.critics[1].Forward(&s.atp, aobs)))
+	alpha := float32(s.alpha.Value())
+	p := s.dist.Probs()
+	al := s.atp.Mean(s.atp.SumAxis(s.atp.Mul(p, s.atp.Sub(s.atp.MulScalar(s.dist.Logits(), alpha), q)), 1, false))
+	h := s.dist.Entropy().Data()
+	if cap(s.negH) < len(h) {
+		s.negH = make([]float32, len(h))
+	}
+	s.negH = s.negH[:len(h)]
+	for i, v := range h {
+		s.negH[i] = -v
+	}
+	s.actorOpt.Step(&s.atp, al)
+	s.stats["loss/actor"] = float64(al.Item())
+	s.stats["loss/alpha"] = s.alpha.Step(s.negH)
+	s.stats["alpha"] = s.alpha.Value()
+	s.counters.Updates++
+	algo.UpdateTarget(s.tps, s.cps, 0, 0, s.cfg.Tau)
+	return s.stats, nil
+}
+
+// Postprocess does nothing: discrete SAC gives nothing back to the buffer.
+func (s *DiscreteSAC) Postprocess(*batch.Batch, buffer.Buffer, []int) error { return nil }
+
+// Save writes the state with algo.SaveParts.
+func (s *DiscreteSAC) Save(w io.Writer) error { return algo.SaveParts(w, s.parts()...) }
+
+// Load restores a state written by Save into a discrete SAC made with the
+// same configuration; it returns an error wrapping algo.ErrState otherwise.
+func (s *DiscreteSAC) Load(r io.Reader) error { return algo.LoadParts(r, s.parts()...) }
+
+func (s *DiscreteSAC) parts() []algo.Part {
+	ps := []algo.Part{
+		algo.ParamsPart("actor", s.aps),
+		{Name: "actor_optim", Save: s.actorOpt.Save, Load: s.actorOpt.Load},
+		algo.ParamsPart("critics", s.cps),
+		algo.ParamsPart("critics_target", s.tps),
+		{Name: "critics_optim", Save: s.criticOpt.Save, Load: s.criticOpt.Load},
+	}
+	ps = append(ps, s.alpha.Parts()...)
+	return append(ps, algo.BinaryPart("policy_rng", s.polSrc), algo.JSONPart("counters", &s.counters))
+}

@@ -1,0 +1,224 @@
+package discretesac_test
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/gorl/gorl/algo/algotest"
+	"github.com/gorl/gorl/algo/discretesac"
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/nn"
+)
+
+func small(hidden int) discretesac.Config {
+	cfg := discretesac.DefaultConfig()
+	cfg.ActorHidden, cfg.CriticHidden = []int{hidden}, []int{hidden}
+	cfg.Tau, cfg.AutoAlpha = 0.1, true
+	return cfg
+}
+
+func newSAC(hidden int) func(t testing.TB, rng *rand.Rand) *discretesac.DiscreteSAC {
+	return func(t testing.TB, rng *rand.Rand) *discretesac.DiscreteSAC {
+		s, err := discretesac.New(small(hidden), algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 3, 0), rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+}
+
+func TestCheckOffPolicy(t *testing.T) {
+	algotest.CheckOffPolicy(t, algotest.OffPolicy[*discretesac.DiscreteSAC]{
+		New:    newSAC(16),
+		Params: (*discretesac.DiscreteSAC).Params,
+		Other:  func(t testing.TB) *discretesac.DiscreteSAC { return newSAC(8)(t, rand.New(rand.NewPCG(1, 1))) },
+		Buffer: func(t testing.TB, rng *rand.Rand) buffer.Buffer {
+			return algotest.Collection(t, 4, 50, algotest.Discrete(t, 3, 0), rng)
+		},
+	})
+}
+
+func TestNewRejects(t *testing.T) {
+	box, disc := algotest.Box(t, -1, 1, 2), algotest.Discrete(t, 3, 0)
+	for _, tc := range []struct {
+		name string
+		edit func(*discretesac.Config)
+		want string
+	}{
+		{"tau 0", func(c *discretesac.Config) { c.Tau = 0 }, "tau"},
+		{"tau above 1", func(c *discretesac.Config) { c.Tau = 1.5 }, "tau"},
+		{"alpha", func(c *discretesac.Config) { c.Alpha = 0 }, "alpha"},
+		{"gamma", func(c *discretesac.Config) { c.Gamma = -0.1 }, "gamma"},
+		{"n_step", func(c *discretesac.Config) { c.NStep = 0 }, "n_step"},
+		{"ratio", func(c *discretesac.Config) { c.TargetEntropyRatio = 1.2 }, "target_entropy_ratio"},
+		{"actor_hidden", func(c *discretesac.Config) { c.ActorHidden = nil }, "actor_hidden"},
+		{"critic lr", func(c *discretesac.Config) { c.CriticOptim.Optim.LR = -1 }, "critic_optim"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := discretesac.DefaultConfig()
+			tc.edit(&cfg)
+			_, err := discretesac.New(cfg, box, disc, rand.New(rand.NewPCG(1, 1)))
+			if !errors.Is(err, discretesac.ErrConfig) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("New: %v; want ErrConfig naming %q", err, tc.want)
+			}
+		})
+	}
+	_, err := discretesac.New(discretesac.DefaultConfig(), box, box, rand.New(rand.NewPCG(1, 1)))
+	if !errors.Is(err, discretesac.ErrConfig) || !strings.Contains(err.Error(), box.String()) {
+		t.Errorf("New on a Box action space: %v; want ErrConfig naming the space", err)
+	}
+}
+
+// TestTargetEntropy checks H̄ = ratio·log|A| (Tianshou's 0.98·log|A|).
+func TestTargetEntropy(t *testing.T) {
+	s := newSAC(4)(t, rand.New(rand.NewPCG(1, 2)))
+	if want := 0.98 * math.Log(3); !scalar.EqualWithinAbs(s.TargetEntropy(), want, 1e-12) {
+		t.Errorf("target entropy %v, want %v", s.TargetEntropy(), want)
+	}
+}
+
+// TestLosses checks discrete SAC's 1-step returns, critic loss, actor loss
+// and α loss on 5 transitions against float64 arithmetic in the test, with
+// π = softmax(actor), H = −Σₐ π log π:
+// y = r + γ·(1 − terminated)·(Σₐ π(a|s′)·minᵢ Q′ᵢ(s′, a) + α·H(s′)),
+// L_Q = Σᵢ mean((Qᵢ(s, a) − y)²) with the critics before their step,
+// L_π = mean(Σₐ π(a|s)·(α·log π(a|s) − minᵢ Qᵢ(s, a))) with the stepped
+// critics and the actor before its step, and L_α = −log α·mean(−H(s) + H̄).
+func TestLosses(t *testing.T) {
+	cfg := discretesac.DefaultConfig()
+	cfg.ActorHidden, cfg.CriticHidden, cfg.NStep, cfg.Gamma = []int{3}, []int{4}, 1, 0.9
+	cfg.Alpha, cfg.AutoAlpha = 0.3, true
+	s, err := discretesac.New(cfg, algotest.Box(t, -10, 10, 2), algotest.Discrete(t, 3, 0), rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := [][]float32{{0.1, -0.2}, {0.5, 0.3}, {-1, 2}, {0.7, 0.7}, {-0.3, 0.4}}
+	next := [][]float32{{0.2, -0.1}, {0.4, 0.1}, {-0.5, 1}, {0.6, 0.9}, {0, 0}}
+	act := []int64{0, 2, 1, 1, 0}
+	rew := []float64{1, -0.5, 0.25, 2, -1}
+	term := []bool{false, true, false, false, false}
+	buf, err := buffer.New(buffer.Config{Size: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range obs {
+		b := batch.MustNew("obs", obs[i], "act", act[i], "rew", rew[i],
+			"terminated", term[i], "truncated", i == 4, "obs_next", next[i])
+		if _, err := buf.Add(b, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx := []int{0, 1, 2, 3, 4}
+	var b batch.Batch
+	if err := buf.TakeTo(&b, idx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Preprocess(&b, buf, idx); err != nil {
+		t.Fatal(err)
+	}
+	s64 := func(s []float32) []float64 { return []float64{float64(s[0]), float64(s[1])} }
+	// pi64 returns π(·|s) and log π(·|s).
+	pi64 := func(ps nn.Params, s []float32) (p, logp []float64) {
+		z := algotest.MLP64(ps, "actor.", s64(s))
+		m := math.Max(z[0], math.Max(z[1], z[2]))
+		var sum float64
+		for _, v := range z {
+			sum += math.Exp(v - m)
+		}
+		for _, v := range z {
+			l := v - m - math.Log(sum)
+			p, logp = append(p, math.Exp(l)), append(logp, l)
+		}
+		return p, logp
+	}
+	minQ := func(ps nn.Params, prefix string, s []float32) []float64 {
+		a, b := algotest.MLP64(ps, prefix+"0.", s64(s)), algotest.MLP64(ps, prefix+"1.", s64(s))
+		for i := range a {
+			a[i] = math.Min(a[i], b[i])
+		}
+		return a
+	}
+	ps := s.Params()
+	ret, _ := b.Array("returns")
+	wantQ := 0.0
+	for i := range obs {
+		y := rew[i]
+		if !term[i] {
+			p, logp := pi64(ps, next[i])
+			q := minQ(ps, "critics_target.", next[i])
+			v := 0.0
+			for a := range p {
+				v += p[a]*q[a] - 0.3*p[a]*logp[a]
+			}
+			y += 0.9 * v
+		}
+		if got := float64(nd.Data[float32](ret)[i]); !scalar.EqualWithinAbsOrRel(got, y, 1e-5, 1e-5) {
+			t.Errorf("return %d = %v, want %v", i, got, y)
+		}
+		for c := range 2 {
+			diff := algotest.MLP64(ps, "critics."+string(rune('0'+c))+".", s64(obs[i]))[act[i]] - y
+			wantQ += diff * diff / float64(len(obs))
+		}
+	}
+	actor := ps.Clone()
+	stats, err := s.Update(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !scalar.EqualWithinAbsOrRel(stats["loss/critics"], wantQ, 1e-5, 1e-5) {
+		t.Errorf("critic loss %v, want %v", stats["loss/critics"], wantQ)
+	}
+	wantPi, meanH := 0.0, 0.0
+	for i := range obs {
+		p, logp := pi64(actor, obs[i])
+		q := minQ(s.Params(), "critics.", obs[i])
+		for a := range p {
+			wantPi += p[a] * (0.3*logp[a] - q[a]) / float64(len(obs))
+			meanH -= p[a] * logp[a] / float64(len(obs))
+		}
+	}
+	if !scalar.EqualWithinAbsOrRel(stats["loss/actor"], wantPi, 1e-5, 1e-5) {
+		t.Errorf("actor loss %v, want %v", stats["loss/actor"], wantPi)
+	}
+	if want := -math.Log(0.3) * (-meanH + 0.98*math.Log(3)); !scalar.EqualWithinAbsOrRel(stats["loss/alpha"], want, 1e-5, 1e-5) {
+		t.Errorf("α loss %v, want %v", stats["loss/alpha"], want)
+	}
+}
+
+// TestDeterministicEval checks that outside a training step the policy
+// takes the most probable action, and samples inside one.
+func TestDeterministicEval(t *testing.T) {
+	s := newSAC(8)(t, rand.New(rand.NewPCG(1, 2)))
+	p := s.Policy()
+	obs := batch.MustNew("obs", nd.Zeros(nd.Float32, 64, 4))
+	act := func() []int64 {
+		var b batch.Batch
+		if err := p.Act(&b, obs, nil, true); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := b.Array("act")
+		return append([]int64(nil), nd.Data[int64](a)...)
+	}
+	a := act()
+	for _, v := range a {
+		if v != a[0] {
+			t.Fatalf("evaluation actions %v on equal observations; want one action", a)
+		}
+	}
+	p.SetTrainingStep(true)
+	c := act()
+	differ := false
+	for _, v := range c {
+		differ = differ || v != c[0]
+	}
+	if !differ {
+		t.Error("a training step did not sample")
+	}
+}
