@@ -316,3 +316,33 @@ func ExampleConfig() {
 	// {"size":100000,"stack_num":1,"ignore_obs_next":false,"save_only_last_obs":false,"sample_avail":false}
 	// buffer: Config.Size must be in [1, 2^40], got 0
 }
+
+// DefaultPriorityConfig holds the paper's proportional variant, α = 0.6
+// and a starting β of 0.4; a zero Alpha takes 0.6 too. Invalid values are
+// errors wrapping ErrValue.
+func ExamplePriorityConfig() {
+	cfg := buffer.DefaultPriorityConfig()
+	fmt.Println(cfg.Alpha, cfg.Beta, cfg.Validate())
+	cfg.Beta = -1
+	err := cfg.Validate()
+	fmt.Println(errors.Is(err, buffer.ErrValue))
+	_, err = buffer.NewPrioritized(buffer.Config{Size: 8}, cfg)
+	fmt.Println(errors.Is(err, buffer.ErrValue))
+	// Output:
+	// 0.6 0.4 <nil>
+	// true
+	// true
+}
+
+// HERConfig needs the horizon of the episodes it relabels; FutureK 0 takes
+// Tianshou's 8, and Reward may be left for later (SetRewardFunc), but the
+// buffer samples only once it is set.
+func ExampleHERConfig() {
+	cfg := buffer.HERConfig{Horizon: 50}
+	fmt.Println(cfg.Validate())
+	_, err := buffer.NewHER(buffer.Config{Size: 100}, buffer.HERConfig{})
+	fmt.Println(errors.Is(err, buffer.ErrValue))
+	// Output:
+	// <nil>
+	// true
+}

@@ -2,6 +2,7 @@ package collector_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -261,4 +262,46 @@ func ExampleActionMapper() {
 	fmt.Printf("%.3f\n", nd.ToSlice[float32](act))
 	// Output:
 	// [0.500 0.500 0.353 -0.077]
+}
+
+// A Request asks for steps or for episodes, exactly one of the two;
+// ResetBeforeCollect abandons the episodes in progress first.
+func ExampleRequest() {
+	ctx := context.Background()
+	envs := fakeEnvs(5)
+	defer envs.Close()
+	c, err := collector.New(collector.Config{Env: envs, Policy: leftPolicy{}})
+	if err != nil {
+		panic(err)
+	}
+	s, _ := c.Collect(ctx, collector.Request{NStep: 3})
+	fmt.Println("steps:", s.Steps, "episodes:", s.Episodes)
+	// The episode under way has 2 steps left, but a reset starts a new one.
+	s, _ = c.Collect(ctx, collector.Request{NEpisode: 1, ResetBeforeCollect: true})
+	fmt.Println("steps:", s.Steps, "episodes:", s.Episodes)
+	_, err = c.Collect(ctx, collector.Request{NStep: 3, NEpisode: 1})
+	fmt.Println(errors.Is(err, collector.ErrRequest))
+	// Output:
+	// steps: 3 episodes: 0
+	// steps: 5 episodes: 1
+	// true
+}
+
+// An AsyncConfig is a Config plus the number of envs to wait for; WaitNum
+// 0 waits for all of them, so every vector step steps every env: 3 steps
+// of 2 envs take 2 vector steps.
+func ExampleAsyncConfig() {
+	envs := fakeEnvs(9, 9)
+	defer envs.Close()
+	c, err := collector.NewAsync(collector.AsyncConfig{Config: collector.Config{Env: envs, Policy: leftPolicy{}}, WaitNum: 0})
+	if err != nil {
+		panic(err)
+	}
+	s, err := c.Collect(context.Background(), collector.Request{NStep: 3})
+	fmt.Println("steps:", s.Steps, err)
+	_, err = collector.NewAsync(collector.AsyncConfig{Config: collector.Config{Env: envs, Policy: leftPolicy{}}, WaitNum: -1})
+	fmt.Println(errors.Is(err, collector.ErrConfig))
+	// Output:
+	// steps: 4 <nil>
+	// true
 }

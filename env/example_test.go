@@ -304,3 +304,66 @@ func ExampleIDs() {
 	// MountainCarContinuous-v0
 	// Pendulum-v1
 }
+
+// A zero NormalizeConfig normalizes nothing; the fields left at 0 take
+// VecNormalize's defaults.
+func ExampleNormalizeConfig() {
+	fmt.Println(env.NormalizeConfig{}.Enabled())
+	cfg := env.NormalizeConfig{Obs: true, Reward: true, Gamma: 0.98}
+	fmt.Println(cfg.Enabled(), cfg.Validate())
+	cfg.Gamma = 1.5
+	fmt.Println(cfg.Validate() != nil)
+	// Output:
+	// false
+	// true <nil>
+	// true
+}
+
+// A training env updates the Normalizer's statistics; a test env behind
+// the same Normalizer reads them as they are. The fake's observations are
+// [id, episode, step]; the training env's Reset and 4 steps see the steps
+// 0 to 4.
+func ExampleNormalizer_Wrap() {
+	n, err := env.NewNormalizer(env.NormalizeConfig{Obs: true}, 3)
+	if err != nil {
+		panic(err)
+	}
+	train, _ := n.Wrap(envtest.MustNew(envtest.Config{ID: 0, Lengths: []int{100}}), true)
+	test, _ := n.Wrap(envtest.MustNew(envtest.Config{ID: 0, Lengths: []int{100}}), false)
+	train.Reset(env.SeedOf(1))
+	for range 4 {
+		train.Step(nd.MustNew(int64(0)))
+	}
+	obs, _ := n.Stats()
+	fmt.Printf("step mean %.3f, var %.3f\n", obs.Mean[2], obs.Var[2])
+	test.Reset(env.SeedOf(2))
+	o, _, _, _, _, _ := test.Step(nd.MustNew(int64(0)))
+	// Step 1 normalizes to (1 − 2)/√2; the constant id and episode to 0.
+	fmt.Printf("%.3f\n", nd.Data[float32](o.(*nd.Array)))
+	after, _ := n.Stats()
+	fmt.Println("unchanged by the test env:", after.Mean[2] == obs.Mean[2])
+	// Output:
+	// step mean 2.000, var 2.000
+	// [0.000 0.000 -0.707]
+	// unchanged by the test env: true
+}
+
+// ClipAction bounds the actions to Pendulum's torque range [−2, 2]: an
+// action of 5 steps the env as 2 does.
+func ExampleClipAction() {
+	raw, _ := env.Make("Pendulum-v1")
+	inner, _ := env.Make("Pendulum-v1")
+	clipped, err := env.NewClipAction(inner)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(clipped.ActionSpace())
+	raw.Reset(env.SeedOf(3))
+	clipped.Reset(env.SeedOf(3))
+	_, r2, _, _, _, _ := raw.Step(nd.MustNew([]float32{2}))
+	_, r5, _, _, _, _ := clipped.Step(nd.MustNew([]float32{5}))
+	fmt.Printf("%.4f %.4f\n", r2, r5)
+	// Output:
+	// Box(-inf, inf, (1,), float32)
+	// -0.1219 -0.1219
+}

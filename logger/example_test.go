@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -124,4 +125,52 @@ func ExampleMulti() {
 	// step,scope,key,value
 	// 2000,test,rew,195
 	// {"step":2000,"scope":"test","values":{"rew":195}}
+}
+
+// TensorBoardConfig's clock stamps the events and names the file, so a
+// fixed clock gives a known name: events.out.tfevents.<seconds>.<host>.
+func ExampleTensorBoardConfig() {
+	dir, err := os.MkdirTemp("", "tb")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	tb, err := logger.NewTensorBoard(logger.TensorBoardConfig{
+		Dir: filepath.Join(dir, "run1"), // created
+		Now: func() time.Time { return time.Unix(1700000000, 0) },
+	})
+	if err != nil {
+		panic(err)
+	}
+	defer tb.Close()
+	rel, _ := filepath.Rel(dir, tb.Path())
+	fmt.Println(strings.HasPrefix(rel, filepath.Join("run1", "events.out.tfevents.1700000000.")))
+	_, err = logger.NewTensorBoard(logger.TensorBoardConfig{})
+	fmt.Println(err != nil)
+	// Output:
+	// true
+	// true
+}
+
+// ProgressConfig.Plain is for output that is not a terminal (a log file,
+// a pipe): Start draws nothing, and each draw is a line of its own. With an
+// Interval of 1 s, the updates every 0.5 s redraw every other time; End
+// draws the final state once more.
+func ExampleProgressConfig() {
+	clock := time.Unix(0, 0)
+	p := logger.NewProgress(os.Stdout, logger.ProgressConfig{
+		Plain:    true,
+		Interval: time.Second,
+		Now:      func() time.Time { return clock },
+	})
+	_ = p.Start(1, 1000)
+	for step := int64(250); step <= 1000; step += 250 {
+		clock = clock.Add(500 * time.Millisecond) // 500 steps/s
+		_ = p.Update(step, 9.5)
+	}
+	_ = p.End()
+	// Output:
+	// epoch 1 [##########----------] 500/1000 return 9.500 500.0 steps/s ETA 0:01
+	// epoch 1 [####################] 1000/1000 return 9.500 500.0 steps/s ETA 0:00
+	// epoch 1 [####################] 1000/1000 return 9.500 500.0 steps/s ETA 0:00
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/nd"
@@ -276,4 +277,24 @@ func ExampleFlatten() {
 	x := tensor.New(2, 3, 4, 4)
 	fmt.Println(nn.Flatten{}.Forward(nil, x).Shape())
 	// Output: [2 48]
+}
+
+// An MLPConfig with Out 0 describes a feature extractor whose last hidden
+// layer, with its activation, is the output; OutputActivation bounds the
+// output of a network that has an output layer. Out 0 needs a hidden layer.
+func ExampleMLPConfig() {
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := tensor.MustFromSlice([]float32{1, -2, 3, 0, 5, -6}, 2, 3)
+	features, _ := nn.NewMLP(nn.MLPConfig{In: 3, Hidden: []int{16, 8}, Activation: nn.Tanh}, rng)
+	fmt.Println("features", features.Forward(nil, x).Shape())
+
+	bounded, _ := nn.NewMLP(nn.MLPConfig{In: 3, Hidden: []int{16}, Out: 2, OutputActivation: nn.Tanh}, rng)
+	out := bounded.Forward(nil, x).Data()
+	fmt.Println("bounded", len(out), slices.Max(out) < 1, slices.Min(out) > -1)
+
+	fmt.Println(nn.MLPConfig{In: 3}.Validate())
+	// Output:
+	// features [2 8]
+	// bounded 4 true true
+	// nn: invalid configuration: MLP output size 0 with hidden sizes []
 }

@@ -221,3 +221,57 @@ func Example_dqnUpdate() {
 	fmt.Println("loss fell:", update() < first/10)
 	// Output: loss fell: true
 }
+
+// quadStep makes one optimizer step on the loss ½·Σw² (whose gradient is w)
+// from w = (1, −2) and prints the new w.
+func quadStep(newOpt func(nn.Params) (interface{ Step() }, error), steps int) {
+	w := tensor.MustFromSlice([]float32{1, -2}).SetRequiresGrad(true)
+	opt, err := newOpt(nn.Params{{Name: "w", Tensor: w}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var tp tensor.Tape
+	for range steps {
+		tp.Reset()
+		w.ZeroGrad()
+		tp.Backward(tp.MulScalar(tp.Sum(tp.Mul(w, w)), 0.5))
+		opt.Step()
+	}
+	fmt.Printf("w %.4f\n", w.Data())
+}
+
+// AdamW: Adam's first step moves each weight by η against the sign of its
+// gradient, after the decoupled decay has scaled it by 1 − η·λ:
+// 1·0.999 − 0.1 = 0.899 and −2·0.999 + 0.1 = −1.898. A β₁ of 1 is invalid.
+func ExampleAdamConfig() {
+	cfg := optim.DefaultAdamWConfig()
+	cfg.LR = 0.1
+	quadStep(func(ps nn.Params) (interface{ Step() }, error) { return optim.NewAdam(ps, cfg) }, 1)
+	cfg.Beta1 = 1
+	fmt.Println(cfg.Validate() != nil)
+	// Output:
+	// w [0.8990 -1.8980]
+	// true
+}
+
+// SGD with momentum μ = 0.9 and η = 0.1, two steps on ½·Σw²: the first
+// moves w by −0.1·w to 0.9·w, the second by −0.1·(0.9·w + 0.9·w), to 0.72·w.
+func ExampleSGDConfig() {
+	cfg := optim.DefaultSGDConfig()
+	cfg.LR, cfg.Momentum = 0.1, 0.9
+	quadStep(func(ps nn.Params) (interface{ Step() }, error) { return optim.NewSGD(ps, cfg) }, 2)
+	// Output: w [0.7200 -1.4400]
+}
+
+// RMSprop's first step with α = 0.99 divides the gradient g by
+// √(0.01·g²) = 0.1·|g|, so each weight moves by 10·η against the sign of
+// its gradient: with η = 0.01, by 0.1.
+func ExampleRMSpropConfig() {
+	cfg := optim.DefaultRMSpropConfig()
+	fmt.Println(cfg.LR, cfg.Alpha)
+	quadStep(func(ps nn.Params) (interface{ Step() }, error) { return optim.NewRMSprop(ps, cfg) }, 1)
+	// Output:
+	// 0.01 0.99
+	// w [0.9000 -1.9000]
+}

@@ -3,6 +3,7 @@ package actorcritic_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/batch"
@@ -131,4 +132,71 @@ func ExampleGAE() {
 	// v_s [0 1 2]
 	// adv [1.6875 0.75 -1]
 	// returns [1.6875 1.75 1]
+}
+
+// A DeterministicActor's actions lie within ±MaxAction.
+func ExampleDeterministicActor() {
+	a, err := actorcritic.NewDeterministicActor(3, 2, []int{16}, 2, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		panic(err)
+	}
+	obs := tensor.New(4, 3)
+	obs.FillNormal(rand.New(rand.NewPCG(3, 4)), 0, 10)
+	act := a.Forward(nil, obs)
+	fmt.Println(act.Shape(), slices.Max(act.Data()) <= 2, slices.Min(act.Data()) >= -2)
+	// Output: [4 2] true true
+}
+
+// A SquashedHead with a state-dependent σ reads [μ, log σ] from the
+// network; its mode is tanh(μ) and its samples lie in (−1, 1).
+func ExampleSquashedHead() {
+	h := actorcritic.NewSquashedHead(1, false, 0)
+	fmt.Println("width", h.Width())
+	d := h.New()
+	var tp tensor.Tape
+	if err := h.Set(d, &tp, tensor.MustFromSlice([]float32{0.5, -1}, 1, 2)); err != nil {
+		panic(err)
+	}
+	s := d.Sample(rand.New(rand.NewPCG(1, 2))).Data()[0]
+	fmt.Printf("mode %.4f, sample in (-1, 1): %v\n", d.Mode().Data()[0], s > -1 && s < 1)
+	// Output:
+	// width 2
+	// mode 0.4621, sample in (-1, 1): true
+}
+
+// A QCritic maps an observation and an action to one value per row; its
+// parameters are the weights and biases of three layers.
+func ExampleQCritic() {
+	q, err := actorcritic.NewQCritic(actorcritic.CriticConfig{Hidden: []int{16, 16}}, 3, 1, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(q.Q(nil, tensor.New(5, 3), tensor.New(5, 1)).Shape(), len(q.Params()))
+	// Output: [5] 6
+}
+
+// Twin critics, as TD3 and SAC use: Step regresses every critic on the
+// same targets y with one optimizer; the loss falls.
+func ExampleCritics() {
+	rng := rand.New(rand.NewPCG(1, 2))
+	cfg := actorcritic.Training{Optim: optim.DefaultAdamConfig()}
+	c, err := actorcritic.NewCritics(2, actorcritic.CriticConfig{Hidden: []int{16}}, 3, 1, cfg, rng)
+	if err != nil {
+		panic(err)
+	}
+	obs, act := tensor.New(8, 3), tensor.New(8, 1)
+	obs.FillNormal(rng, 0, 1)
+	act.FillNormal(rng, 0, 1)
+	y := tensor.New(8)
+	y.Fill(1)
+	var tp tensor.Tape
+	first := c.Step(&tp, obs, act, y)
+	var last float64
+	for range 200 {
+		tp.Reset()
+		last = c.Step(&tp, obs, act, y)
+	}
+	c.SoftUpdate(0.005)
+	fmt.Println(c.Len(), len(c.Values(nil, obs, act)), "loss fell:", last < first/10)
+	// Output: 2 2 loss fell: true
 }

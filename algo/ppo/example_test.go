@@ -12,6 +12,7 @@ import (
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
 	_ "github.com/gorl/gorl/env/classic"
+	"github.com/gorl/gorl/env/envtest"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/trainer"
@@ -112,4 +113,40 @@ func Example_cartPole() {
 		return
 	}
 	fmt.Println("solved:", res.Solved, "within an epoch:", res.EnvSteps <= 50_000)
+}
+
+// A Config is DefaultConfig with the fields a run changes, here smaller
+// networks and normalized advantages, trained for 2 epochs of 32 steps on
+// fake envs whose episodes last 8 steps: the trainer makes one update per
+// collection of 16 steps, and each update 2 passes of 2 minibatches of 8,
+// so 4 collections make 16 gradient steps. Example_cartPole trains on
+// CartPole.
+func ExampleConfig() {
+	cfg := ppo.DefaultConfig()
+	cfg.Net.Hidden = []int{16}
+	cfg.AdvantageNormalization = true
+	probe := envtest.MustNew(envtest.Config{})
+	p, err := ppo.New(cfg, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		panic(err)
+	}
+	fakes := func(n int) []env.Env {
+		es := make([]env.Env, n)
+		for i := range es {
+			es[i] = envtest.MustNew(envtest.Config{ID: i, Lengths: []int{8}})
+		}
+		return es
+	}
+	tc := trainer.Config{Epochs: 2, StepPerEpoch: 32, StepPerCollect: 16, RepeatPerCollect: 2, BatchSize: 8, TestEpisodes: 2}
+	tr, err := trainer.New(p, tc, trainer.Setup{TrainEnvs: fakes(2), TestEnvs: fakes(2), Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	defer tr.Close()
+	res, err := tr.Run(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("env steps:", res.EnvSteps, "updates:", res.GradientSteps, "gradient steps:", p.Updates())
+	// Output: env steps: 64 updates: 4 gradient steps: 16
 }
