@@ -7,6 +7,7 @@ import (
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/internal/cputime"
+	"github.com/gorl/gorl/tensor"
 )
 
 // BenchUpdate measures one update cycle of the off-policy algorithm newAlgo
@@ -28,4 +29,24 @@ func BenchUpdate[A algo.OffPolicy](b *testing.B, batchSize int, newAlgo func(obs
 			b.Fatal(err)
 		}
 	})
+}
+
+// BenchUpdateSizes logs the BLAS and runs BenchUpdate as the
+// sub-benchmarks BLASTag()+"/batch=256/hidden=256" (the sizes the
+// continuous actor-critics are compared at) and "/batch=128/hidden=128"
+// (Tianshou's Pendulum test). cfg(hidden) is the algorithm's configuration
+// with two hidden layers of hidden units in the actor and the critics.
+func BenchUpdateSizes[C any, A algo.OffPolicy](b *testing.B, newAlgo NewFunc[C, A], cfg func(hidden int) C) {
+	b.Logf("BLAS: %s", tensor.BLASName())
+	for _, size := range []struct {
+		name          string
+		batch, hidden int
+	}{{"batch=256/hidden=256", 256, 256}, {"batch=128/hidden=128", 128, 128}} {
+		b.Run(BLASTag()+"/"+size.name, func(b *testing.B) {
+			c := cfg(size.hidden)
+			BenchUpdate(b, size.batch, func(obs, act env.Space, rng *rand.Rand) (A, error) {
+				return newAlgo(c, obs, act, rng)
+			})
+		})
+	}
 }

@@ -21,6 +21,13 @@
 //     the steady-state update, a smoke run) from a short description of the
 //     algorithm ([OnPolicy], [OffPolicy]), so that an algorithm's own tests
 //     hold only what is particular to it: its loss by hand, its options.
+//   - [Build] makes an algorithm from its New ([NewFunc]) for the usual
+//     spaces; [SmallOffPolicy] describes an actor-critic with one hidden
+//     layer to CheckOffPolicy; [CheckRejects] checks that New refuses each
+//     bad configuration of a table ([Reject]) and an unsupported action
+//     space with the package's configuration error.
+//   - [Five] and [Preprocessed] give the loss tests their five hand-checked
+//     transitions as a preprocessed batch.
 //   - [MLP64] evaluates an MLP's parameters in float64, the reference of
 //     the loss tests.
 //   - [BLASTag] names the BLAS in sub-benchmark names.

@@ -1,75 +1,30 @@
 package ddpg_test
 
 import (
-	"errors"
-	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/ddpg"
-	"github.com/gorl/gorl/buffer"
-	"github.com/gorl/gorl/nn"
-	"github.com/gorl/gorl/policy"
 )
 
 func small(hidden int) ddpg.Config {
 	cfg := ddpg.DefaultConfig()
-	cfg.ActorHidden, cfg.Critic.Hidden = []int{hidden}, []int{hidden}
-	cfg.Tau = 0.1
+	cfg.ActorHidden, cfg.Critic.Hidden, cfg.Tau = []int{hidden}, []int{hidden}, 0.1
 	return cfg
 }
 
-func newDDPG(hidden int) func(t testing.TB, rng *rand.Rand) *ddpg.DDPG {
-	return func(t testing.TB, rng *rand.Rand) *ddpg.DDPG {
-		d, err := ddpg.New(small(hidden), algotest.Box(t, -10, 10, 4), algotest.Box(t, -2, 2, 2), rng)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-}
-
 func TestCheckOffPolicy(t *testing.T) {
-	algotest.CheckOffPolicy(t, algotest.OffPolicy[*ddpg.DDPG]{
-		New:    newDDPG(16),
-		Params: (*ddpg.DDPG).Params,
-		Other:  func(t testing.TB) *ddpg.DDPG { return newDDPG(8)(t, rand.New(rand.NewPCG(1, 1))) },
-		Buffer: func(t testing.TB, rng *rand.Rand) buffer.Buffer {
-			return algotest.Collection(t, 4, 50, algotest.Box(t, -2, 2, 2), rng)
-		},
-	})
+	algotest.CheckOffPolicy(t, algotest.SmallOffPolicy(ddpg.New, small, algotest.Box(t, -2, 2, 2), (*ddpg.DDPG).Params))
 }
 
 func TestNewRejects(t *testing.T) {
-	box := algotest.Box(t, -1, 1, 2)
-	for _, tc := range []struct {
-		name string
-		edit func(*ddpg.Config)
-		want string
-	}{
-		{"tau 0", func(c *ddpg.Config) { c.Tau = 0 }, "tau"},
-		{"tau above 1", func(c *ddpg.Config) { c.Tau = 1.5 }, "tau"},
-		{"negative noise", func(c *ddpg.Config) { c.Noise.Sigma = -0.1 }, "sigma"},
-		{"unknown noise", func(c *ddpg.Config) { c.Noise.Kind = "pink" }, "noise kind"},
-		{"gamma", func(c *ddpg.Config) { c.Gamma = 2 }, "gamma"},
-		{"n_step", func(c *ddpg.Config) { c.NStep = 0 }, "n_step"},
-		{"max_action", func(c *ddpg.Config) { c.MaxAction = 0 }, "max_action"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			cfg := ddpg.DefaultConfig()
-			tc.edit(&cfg)
-			_, err := ddpg.New(cfg, box, box, rand.New(rand.NewPCG(1, 1)))
-			if !errors.Is(err, ddpg.ErrConfig) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("New: %v; want ErrConfig naming %q", err, tc.want)
-			}
-		})
-	}
-	_, err := ddpg.New(ddpg.DefaultConfig(), box, algotest.Discrete(t, 3, 0), rand.New(rand.NewPCG(1, 1)))
-	if !errors.Is(err, ddpg.ErrConfig) || !strings.Contains(err.Error(), "Discrete") {
-		t.Errorf("New on a Discrete space: %v; want ErrConfig naming the space", err)
-	}
+	algotest.CheckRejects(t, ddpg.DefaultConfig, ddpg.New, ddpg.ErrConfig, algotest.Box(t, -1, 1, 2), []algotest.Reject[ddpg.Config]{
+		{Name: "tau 0", Edit: func(c *ddpg.Config) { c.Tau = 0 }, Want: "tau"},
+		{Name: "tau above 1", Edit: func(c *ddpg.Config) { c.Tau = 1.5 }, Want: "tau"},
+		{Name: "negative noise", Edit: func(c *ddpg.Config) { c.Noise.Sigma = -0.1 }, Want: "sigma"},
+		{Name: "unknown noise", Edit: func(c *ddpg.Config) { c.Noise.Kind = "pink" }, Want: "noise kind"},
+		{Name: "gamma", Edit: func(c *ddpg.Config) { c.Gamma = 2 }, Want: "gamma"},
+		{Name: "n_step", Edit: func(c *ddpg.Config) { c.NStep = 0 }, Want: "n_step"},
+		{Name: "max_action", Edit: func(c *ddpg.Config) { c.MaxAction = 0 }, Want: "max_action"},
+	}, algotest.Discrete(t, 3, 0))
 }
-
-var _ = nn.Params{}
-var _ policy.Policy

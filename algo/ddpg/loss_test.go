@@ -9,8 +9,6 @@ import (
 
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/ddpg"
-	"github.com/gorl/gorl/batch"
-	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 )
@@ -27,30 +25,10 @@ func TestLosses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obs := [][]float32{{0.1, -0.2}, {0.5, 0.3}, {-1, 2}, {0.7, 0.7}, {-0.3, 0.4}}
-	next := [][]float32{{0.2, -0.1}, {0.4, 0.1}, {-0.5, 1}, {0.6, 0.9}, {0, 0}}
+	tr := algotest.Five()
+	obs, next, rew, term := tr.Obs, tr.Next, tr.Rew, tr.Term
 	act := [][]float32{{0.5}, {-1.5}, {2.5}, {0}, {-0.2}}
-	rew := []float64{1, -0.5, 0.25, 2, -1}
-	term := []bool{false, true, false, false, false}
-	buf, err := buffer.New(buffer.Config{Size: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range obs {
-		b := batch.MustNew("obs", obs[i], "act", act[i], "rew", rew[i],
-			"terminated", term[i], "truncated", i == 4, "obs_next", next[i])
-		if _, err := buf.Add(b, nil, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	idx := []int{0, 1, 2, 3, 4}
-	var b batch.Batch
-	if err := buf.TakeTo(&b, idx); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Preprocess(&b, buf, idx); err != nil {
-		t.Fatal(err)
-	}
+	b := algotest.Preprocessed(t, d, tr, act)
 	ps := d.Params()
 	q64 := func(ps nn.Params, prefix string, s []float32, a []float64) float64 {
 		return algotest.MLP64(ps, prefix, append([]float64{float64(s[0]), float64(s[1])}, a...))[0]
@@ -73,7 +51,7 @@ func TestLosses(t *testing.T) {
 		wantQ += diff * diff / float64(len(obs))
 	}
 	actor := ps.Clone() // the actor before its step
-	stats, err := d.Update(&b)
+	stats, err := d.Update(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,8 @@
 package discretesac_test
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -12,73 +10,37 @@ import (
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/discretesac"
 	"github.com/gorl/gorl/batch"
-	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 )
 
 func small(hidden int) discretesac.Config {
 	cfg := discretesac.DefaultConfig()
-	cfg.ActorHidden, cfg.CriticHidden = []int{hidden}, []int{hidden}
-	cfg.Tau, cfg.AutoAlpha = 0.1, true
+	cfg.ActorHidden, cfg.CriticHidden, cfg.Tau, cfg.AutoAlpha = []int{hidden}, []int{hidden}, 0.1, true
 	return cfg
 }
 
-func newSAC(hidden int) func(t testing.TB, rng *rand.Rand) *discretesac.DiscreteSAC {
-	return func(t testing.TB, rng *rand.Rand) *discretesac.DiscreteSAC {
-		s, err := discretesac.New(small(hidden), algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 3, 0), rng)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-}
-
 func TestCheckOffPolicy(t *testing.T) {
-	algotest.CheckOffPolicy(t, algotest.OffPolicy[*discretesac.DiscreteSAC]{
-		New:    newSAC(16),
-		Params: (*discretesac.DiscreteSAC).Params,
-		Other:  func(t testing.TB) *discretesac.DiscreteSAC { return newSAC(8)(t, rand.New(rand.NewPCG(1, 1))) },
-		Buffer: func(t testing.TB, rng *rand.Rand) buffer.Buffer {
-			return algotest.Collection(t, 4, 50, algotest.Discrete(t, 3, 0), rng)
-		},
-	})
+	algotest.CheckOffPolicy(t, algotest.SmallOffPolicy(discretesac.New, small, algotest.Discrete(t, 3, 0), (*discretesac.DiscreteSAC).Params))
 }
 
 func TestNewRejects(t *testing.T) {
-	box, disc := algotest.Box(t, -1, 1, 2), algotest.Discrete(t, 3, 0)
-	for _, tc := range []struct {
-		name string
-		edit func(*discretesac.Config)
-		want string
-	}{
-		{"tau 0", func(c *discretesac.Config) { c.Tau = 0 }, "tau"},
-		{"tau above 1", func(c *discretesac.Config) { c.Tau = 1.5 }, "tau"},
-		{"alpha", func(c *discretesac.Config) { c.Alpha = 0 }, "alpha"},
-		{"gamma", func(c *discretesac.Config) { c.Gamma = -0.1 }, "gamma"},
-		{"n_step", func(c *discretesac.Config) { c.NStep = 0 }, "n_step"},
-		{"ratio", func(c *discretesac.Config) { c.TargetEntropyRatio = 1.2 }, "target_entropy_ratio"},
-		{"actor_hidden", func(c *discretesac.Config) { c.ActorHidden = nil }, "actor_hidden"},
-		{"critic lr", func(c *discretesac.Config) { c.CriticOptim.Optim.LR = -1 }, "critic_optim"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			cfg := discretesac.DefaultConfig()
-			tc.edit(&cfg)
-			_, err := discretesac.New(cfg, box, disc, rand.New(rand.NewPCG(1, 1)))
-			if !errors.Is(err, discretesac.ErrConfig) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("New: %v; want ErrConfig naming %q", err, tc.want)
-			}
-		})
-	}
-	_, err := discretesac.New(discretesac.DefaultConfig(), box, box, rand.New(rand.NewPCG(1, 1)))
-	if !errors.Is(err, discretesac.ErrConfig) || !strings.Contains(err.Error(), box.String()) {
-		t.Errorf("New on a Box action space: %v; want ErrConfig naming the space", err)
-	}
+	box := algotest.Box(t, -1, 1, 2)
+	algotest.CheckRejects(t, discretesac.DefaultConfig, discretesac.New, discretesac.ErrConfig, algotest.Discrete(t, 3, 0), []algotest.Reject[discretesac.Config]{
+		{Name: "tau 0", Edit: func(c *discretesac.Config) { c.Tau = 0 }, Want: "tau"},
+		{Name: "tau above 1", Edit: func(c *discretesac.Config) { c.Tau = 1.5 }, Want: "tau"},
+		{Name: "alpha", Edit: func(c *discretesac.Config) { c.Alpha = 0 }, Want: "alpha"},
+		{Name: "gamma", Edit: func(c *discretesac.Config) { c.Gamma = -0.1 }, Want: "gamma"},
+		{Name: "n_step", Edit: func(c *discretesac.Config) { c.NStep = 0 }, Want: "n_step"},
+		{Name: "ratio", Edit: func(c *discretesac.Config) { c.TargetEntropyRatio = 1.2 }, Want: "target_entropy_ratio"},
+		{Name: "actor_hidden", Edit: func(c *discretesac.Config) { c.ActorHidden = nil }, Want: "actor_hidden"},
+		{Name: "critic lr", Edit: func(c *discretesac.Config) { c.CriticOptim.Optim.LR = -1 }, Want: "critic_optim"},
+	}, box)
 }
 
 // TestTargetEntropy checks H̄ = ratio·log|A| (Tianshou's 0.98·log|A|).
 func TestTargetEntropy(t *testing.T) {
-	s := newSAC(4)(t, rand.New(rand.NewPCG(1, 2)))
+	s := algotest.Build(t, discretesac.New, small(4), algotest.Discrete(t, 3, 0), rand.New(rand.NewPCG(1, 2)))
 	if want := 0.98 * math.Log(3); !scalar.EqualWithinAbs(s.TargetEntropy(), want, 1e-12) {
 		t.Errorf("target entropy %v, want %v", s.TargetEntropy(), want)
 	}
@@ -99,30 +61,10 @@ func TestLosses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obs := [][]float32{{0.1, -0.2}, {0.5, 0.3}, {-1, 2}, {0.7, 0.7}, {-0.3, 0.4}}
-	next := [][]float32{{0.2, -0.1}, {0.4, 0.1}, {-0.5, 1}, {0.6, 0.9}, {0, 0}}
+	tr := algotest.Five()
+	obs, next, rew, term := tr.Obs, tr.Next, tr.Rew, tr.Term
 	act := []int64{0, 2, 1, 1, 0}
-	rew := []float64{1, -0.5, 0.25, 2, -1}
-	term := []bool{false, true, false, false, false}
-	buf, err := buffer.New(buffer.Config{Size: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range obs {
-		b := batch.MustNew("obs", obs[i], "act", act[i], "rew", rew[i],
-			"terminated", term[i], "truncated", i == 4, "obs_next", next[i])
-		if _, err := buf.Add(b, nil, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	idx := []int{0, 1, 2, 3, 4}
-	var b batch.Batch
-	if err := buf.TakeTo(&b, idx); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Preprocess(&b, buf, idx); err != nil {
-		t.Fatal(err)
-	}
+	b := algotest.Preprocessed(t, s, tr, act)
 	s64 := func(s []float32) []float64 { return []float64{float64(s[0]), float64(s[1])} }
 	// pi64 returns π(·|s) and log π(·|s).
 	pi64 := func(ps nn.Params, s []float32) (p, logp []float64) {
@@ -168,7 +110,7 @@ func TestLosses(t *testing.T) {
 		}
 	}
 	actor := ps.Clone()
-	stats, err := s.Update(&b)
+	stats, err := s.Update(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +137,7 @@ func TestLosses(t *testing.T) {
 // TestDeterministicEval checks that outside a training step the policy
 // takes the most probable action, and samples inside one.
 func TestDeterministicEval(t *testing.T) {
-	s := newSAC(8)(t, rand.New(rand.NewPCG(1, 2)))
+	s := algotest.Build(t, discretesac.New, small(8), algotest.Discrete(t, 3, 0), rand.New(rand.NewPCG(1, 2)))
 	p := s.Policy()
 	obs := batch.MustNew("obs", nd.Zeros(nd.Float32, 64, 4))
 	act := func() []int64 {

@@ -10,8 +10,6 @@ import (
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/redq"
-	"github.com/gorl/gorl/batch"
-	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 )
@@ -41,30 +39,10 @@ func TestLosses(t *testing.T) {
 		w.Data()[3+i] = 0
 	}
 	b.Data()[1] = -30
-	obs := [][]float32{{0.1, -0.2}, {0.5, 0.3}, {-1, 2}, {0.7, 0.7}, {-0.3, 0.4}}
-	next := [][]float32{{0.2, -0.1}, {0.4, 0.1}, {-0.5, 1}, {0.6, 0.9}, {0, 0}}
+	tr := algotest.Five()
+	obs, next, rew, term := tr.Obs, tr.Next, tr.Rew, tr.Term
 	act := [][]float32{{0.5}, {-0.9}, {0.99}, {0}, {-0.2}}
-	rew := []float64{1, -0.5, 0.25, 2, -1}
-	term := []bool{false, true, false, false, false}
-	buf, err := buffer.New(buffer.Config{Size: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range obs {
-		b := batch.MustNew("obs", obs[i], "act", act[i], "rew", rew[i],
-			"terminated", term[i], "truncated", i == 4, "obs_next", next[i])
-		if _, err := buf.Add(b, nil, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	idx := []int{0, 1, 2, 3, 4}
-	var bt batch.Batch
-	if err := buf.TakeTo(&bt, idx); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Preprocess(&bt, buf, idx); err != nil {
-		t.Fatal(err)
-	}
+	bt := algotest.Preprocessed(t, r, tr, act)
 	subset := append([]int(nil), r.Subset()...)
 	ps := r.Params()
 	s64 := func(s []float32) []float64 { return []float64{float64(s[0]), float64(s[1])} }
@@ -92,7 +70,7 @@ func TestLosses(t *testing.T) {
 		}
 	}
 	actor := ps.Clone() // the actor before its step
-	stats, err := r.Update(&bt)
+	stats, err := r.Update(bt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,10 +94,7 @@ func TestLosses(t *testing.T) {
 func TestActorDelay(t *testing.T) {
 	cfg := small(8)
 	cfg.ActorDelay = 3
-	r, err := redq.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Box(t, -2, 2, 2), rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := algotest.Build(t, redq.New, cfg, algotest.Box(t, -2, 2, 2), rand.New(rand.NewPCG(1, 2)))
 	buf := algotest.Collection(t, 4, 50, algotest.Box(t, -2, 2, 2), rand.New(rand.NewPCG(3, 4)))
 	rng := rand.New(rand.NewPCG(5, 6))
 	var l algo.Learner

@@ -1,77 +1,37 @@
 package redq_test
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/redq"
-	"github.com/gorl/gorl/buffer"
 )
 
 func small(hidden int) redq.Config {
 	cfg := redq.DefaultConfig()
-	cfg.ActorHidden, cfg.Critic.Hidden = []int{hidden}, []int{hidden}
+	cfg.ActorHidden, cfg.Critic.Hidden, cfg.Tau, cfg.AutoAlpha = []int{hidden}, []int{hidden}, 0.1, true
 	cfg.EnsembleSize, cfg.SubsetSize, cfg.ActorDelay = 4, 2, 2
-	cfg.Tau = 0.1
-	cfg.AutoAlpha = true
 	return cfg
 }
 
-func newREDQ(hidden int) func(t testing.TB, rng *rand.Rand) *redq.REDQ {
-	return func(t testing.TB, rng *rand.Rand) *redq.REDQ {
-		r, err := redq.New(small(hidden), algotest.Box(t, -10, 10, 4), algotest.Box(t, -2, 2, 2), rng)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-}
-
 func TestCheckOffPolicy(t *testing.T) {
-	algotest.CheckOffPolicy(t, algotest.OffPolicy[*redq.REDQ]{
-		New:    newREDQ(16),
-		Params: (*redq.REDQ).Params,
-		Other:  func(t testing.TB) *redq.REDQ { return newREDQ(8)(t, rand.New(rand.NewPCG(1, 1))) },
-		Buffer: func(t testing.TB, rng *rand.Rand) buffer.Buffer {
-			return algotest.Collection(t, 4, 50, algotest.Box(t, -2, 2, 2), rng)
-		},
-	})
+	algotest.CheckOffPolicy(t, algotest.SmallOffPolicy(redq.New, small, algotest.Box(t, -2, 2, 2), (*redq.REDQ).Params))
 }
 
 func TestNewRejects(t *testing.T) {
-	box := algotest.Box(t, -1, 1, 2)
-	for _, tc := range []struct {
-		name string
-		edit func(*redq.Config)
-		want string
-	}{
-		{"tau 0", func(c *redq.Config) { c.Tau = 0 }, "tau"},
-		{"tau above 1", func(c *redq.Config) { c.Tau = 1.01 }, "tau"},
-		{"ensemble smaller than subset", func(c *redq.Config) { c.EnsembleSize, c.SubsetSize = 2, 3 }, "ensemble_size 2 smaller than subset_size 3"},
-		{"ensemble 0", func(c *redq.Config) { c.EnsembleSize = 0 }, "ensemble_size"},
-		{"subset 0", func(c *redq.Config) { c.SubsetSize = 0 }, "subset_size"},
-		{"actor delay", func(c *redq.Config) { c.ActorDelay = 0 }, "actor_delay"},
-		{"alpha", func(c *redq.Config) { c.Alpha = -1 }, "alpha"},
-		{"gamma", func(c *redq.Config) { c.Gamma = 2 }, "gamma"},
-		{"n_step", func(c *redq.Config) { c.NStep = 0 }, "n_step"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			cfg := redq.DefaultConfig()
-			tc.edit(&cfg)
-			_, err := redq.New(cfg, box, box, rand.New(rand.NewPCG(1, 1)))
-			if !errors.Is(err, redq.ErrConfig) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("New: %v; want ErrConfig naming %q", err, tc.want)
-			}
-		})
-	}
-	_, err := redq.New(redq.DefaultConfig(), box, algotest.Discrete(t, 3, 0), rand.New(rand.NewPCG(1, 1)))
-	if !errors.Is(err, redq.ErrConfig) || !strings.Contains(err.Error(), "Discrete") {
-		t.Errorf("New on a Discrete space: %v; want ErrConfig naming the space", err)
-	}
+	algotest.CheckRejects(t, redq.DefaultConfig, redq.New, redq.ErrConfig, algotest.Box(t, -1, 1, 2), []algotest.Reject[redq.Config]{
+		{Name: "tau 0", Edit: func(c *redq.Config) { c.Tau = 0 }, Want: "tau"},
+		{Name: "tau above 1", Edit: func(c *redq.Config) { c.Tau = 1.01 }, Want: "tau"},
+		{Name: "ensemble smaller than subset", Edit: func(c *redq.Config) { c.EnsembleSize, c.SubsetSize = 2, 3 }, Want: "ensemble_size 2 smaller than subset_size 3"},
+		{Name: "ensemble 0", Edit: func(c *redq.Config) { c.EnsembleSize = 0 }, Want: "ensemble_size"},
+		{Name: "subset 0", Edit: func(c *redq.Config) { c.SubsetSize = 0 }, Want: "subset_size"},
+		{Name: "actor delay", Edit: func(c *redq.Config) { c.ActorDelay = 0 }, Want: "actor_delay"},
+		{Name: "alpha", Edit: func(c *redq.Config) { c.Alpha = -1 }, Want: "alpha"},
+		{Name: "gamma", Edit: func(c *redq.Config) { c.Gamma = 2 }, Want: "gamma"},
+		{Name: "n_step", Edit: func(c *redq.Config) { c.NStep = 0 }, Want: "n_step"},
+	}, algotest.Discrete(t, 3, 0))
 }
 
 // TestSampleSubset checks that a subset is M distinct indices of the N

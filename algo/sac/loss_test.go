@@ -24,10 +24,7 @@ func TestAlpha(t *testing.T) {
 		if auto {
 			cfg.Alpha = 1
 		}
-		s, err := sac.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Box(t, -2, 2, 2), rand.New(rand.NewPCG(1, 2)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := algotest.Build(t, sac.New, cfg, algotest.Box(t, -2, 2, 2), rand.New(rand.NewPCG(1, 2)))
 		if s.TargetEntropy() != -2 {
 			t.Errorf("target entropy %v, want −dim(A) = −2", s.TargetEntropy())
 		}
@@ -49,7 +46,7 @@ func TestAlpha(t *testing.T) {
 // TestDeterministicEval checks that outside a training step the policy acts
 // with tanh of the mean, the same action every call, and samples inside one.
 func TestDeterministicEval(t *testing.T) {
-	s := newSAC(8)(t, rand.New(rand.NewPCG(1, 2)))
+	s := algotest.Build(t, sac.New, small(8), algotest.Box(t, -2, 2, 2), rand.New(rand.NewPCG(1, 2)))
 	p := s.Policy()
 	obs := batch.MustNew("obs", nd.Zeros(nd.Float32, 3, 4))
 	act := func() []float32 {
