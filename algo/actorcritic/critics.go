@@ -3,7 +3,6 @@ package actorcritic
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/nn"
@@ -16,60 +15,13 @@ import (
 // sums, so one Adam over all of them steps each critic exactly as an Adam
 // of its own would (Tianshou keeps one optimizer per critic).
 //
-// The critics are evaluated one after the other; with the small networks of
-// these algorithms a batched pass over stacked weights would save the
-// per-layer overhead only.
+// The critics are evaluated one after the other (see the package's
+// Decisions for why not in one batched pass).
 type Critics struct {
 	Online, Target []*QCritic
 	opt            *Optimizer
 	ps, tps        nn.Params
 	qs             []*tensor.Tensor
-	// online and target hold the critics' layers side by side for the
-	// batched pass; nil when the critics join the action later.
-	online, target *stacked
-}
-
-// stacked holds the N critics' MLPs layer by layer: weights and biases of
-// layer l of every critic, and the activation after it (none after the
-// last).
-type stacked struct {
-	ws, bs [][]*tensor.Tensor
-	acts   []nn.Layer
-}
-
-// stack returns the layers of qs side by side, or nil when the critics join
-// the action later.
-func stack(qs []*QCritic) *stacked {
-	if qs[0].first != nil {
-		return nil
-	}
-	s := &stacked{}
-	for j, l := range qs[0].rest.Sequential {
-		if _, ok := l.(*nn.Linear); !ok {
-			s.acts[len(s.acts)-1] = l
-			continue
-		}
-		var ws, bs []*tensor.Tensor
-		for _, q := range qs {
-			lin := q.rest.Sequential[j].(*nn.Linear)
-			ws, bs = append(ws, lin.Weight), append(bs, lin.Bias)
-		}
-		s.ws, s.bs, s.acts = append(s.ws, ws), append(s.bs, bs), append(s.acts, nil)
-	}
-	return s
-}
-
-// values records on tp the values [k, N] of act in obs of every critic, the
-// first layer one GEMM over the joined weights.
-func (s *stacked) values(tp *tensor.Tape, obs, act *tensor.Tensor) *tensor.Tensor {
-	h := tp.Concat(1, obs, act)
-	for l, ws := range s.ws {
-		h = tp.LinearStack(h, ws, s.bs[l])
-		if s.acts[l] != nil {
-			h = s.acts[l].Forward(tp, h)
-		}
-	}
-	return tp.Squeeze(h, 2)
 }
 
 // NewCritics returns n critics of cfg for observations of obsDim and
@@ -96,9 +48,6 @@ func NewCritics(n int, cfg CriticConfig, obsDim, actDim int, t Training, rng *ra
 		c.ps = append(c.ps, q.Params().Prefixed(name)...)
 		c.tps = append(c.tps, tq.Params().Prefixed(name)...)
 	}
-	if batchedCritics {
-		c.online, c.target = stack(c.Online), stack(c.Target)
-	}
 	if err := nn.Copy(c.tps, c.ps); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -122,13 +71,6 @@ func (c *Critics) TargetParams() nn.Params { return c.tps }
 // Values records on tp the online critics' values [k] of act in obs, one
 // tensor per critic, in a slice owned by c, valid until the next call.
 func (c *Critics) Values(tp *tensor.Tape, obs, act *tensor.Tensor) []*tensor.Tensor {
-	if c.online != nil {
-		q := c.online.values(tp, obs, act)
-		for i := range c.qs {
-			c.qs[i] = tp.Squeeze(tp.Slice(q, 1, i, i+1), 1)
-		}
-		return c.qs
-	}
 	for i, q := range c.Online {
 		c.qs[i] = q.Q(tp, obs, act)
 	}
@@ -140,31 +82,6 @@ func (c *Critics) Values(tp *tensor.Tape, obs, act *tensor.Tensor) []*tensor.Ten
 // (a tape without gradients, for targets). It panics if len(dst) is not
 // the number of rows.
 func (c *Critics) TargetMinTo(dst []float32, tp *tensor.Tape, obs, act *tensor.Tensor, subset []int) {
-	if c.target != nil {
-		q := c.target.values(tp, obs, act)
-		n := len(c.Target)
-		if q.Dim(0) != len(dst) {
-			panic(fmt.Sprintf("actorcritic: TargetMinTo of %d rows into %d", q.Dim(0), len(dst)))
-		}
-		v := q.Data()
-		for r := range dst {
-			row := v[r*n : (r+1)*n]
-			m := float32(0)
-			if subset == nil {
-				m = row[0]
-				for _, x := range row[1:] {
-					m = min(m, x)
-				}
-			} else {
-				m = row[subset[0]]
-				for _, i := range subset[1:] {
-					m = min(m, row[i])
-				}
-			}
-			dst[r] = m
-		}
-		return
-	}
 	first := true
 	visit := func(i int) {
 		v := c.Target[i].Q(tp, obs, act).Data()
@@ -221,5 +138,3 @@ func (c *Critics) Parts() []algo.Part {
 		{Name: "critics_optim", Save: c.opt.Save, Load: c.opt.Load},
 	}
 }
-
-var batchedCritics = os.Getenv("GORL_CRITICS_BATCHED") == "1"
