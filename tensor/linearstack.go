@@ -85,8 +85,8 @@ func linearStackBack(n *node) {
 			}
 		}
 	}
-	for i, w := range ws {
-		if !w.requiresGrad { // dwᵢ = gᵢᵀ·xᵢ
+	for i, w := range ws { // dwᵢ = gᵢᵀ·xᵢ
+		if !w.requiresGrad {
 			continue
 		}
 		dw, acc := gradInto(w)
@@ -99,8 +99,8 @@ func linearStackBack(n *node) {
 	if n.ints[4] == 0 {
 		return
 	}
-	for i, b := range n.list[nm:] {
-		if !b.requiresGrad { // dbᵢ = column sums of gᵢ
+	for i, b := range n.list[nm:] { // dbᵢ = column sums of gᵢ
+		if !b.requiresGrad {
 			continue
 		}
 		db, acc := gradInto(b)
