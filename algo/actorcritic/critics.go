@@ -15,9 +15,8 @@ import (
 // sums, so one Adam over all of them steps each critic exactly as an Adam
 // of its own would (Tianshou keeps one optimizer per critic).
 //
-// The critics are evaluated one after the other; with the small networks of
-// these algorithms a batched pass over stacked weights would save the
-// per-layer overhead only.
+// The critics are evaluated one after the other (see the package's
+// Decisions for why not in one batched pass).
 type Critics struct {
 	Online, Target []*QCritic
 	opt            *Optimizer

@@ -46,8 +46,6 @@
 //   - The actor's log σ is state-dependent (Tianshou's test's
 //     conditioned_sigma); a free log σ is SAC's option, not needed here.
 //   - The critics are evaluated one after the other
-//     (actorcritic.Critics). A pass over weights stacked per layer would
-//     need a batched matrix product, which package tensor does not have; it
-//     is left open, with BenchmarkUpdate at 4 and 10 critics as the figure
-//     to beat (BENCHMARKS.md).
+//     (actorcritic.Critics): a batched pass over the ensemble measured
+//     slower (actorcritic's Decisions).
 package redq
