@@ -1,7 +1,6 @@
 package tensor_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -204,45 +203,5 @@ func BenchmarkElementwise(b *testing.B) {
 				tp.Backward(tp.Sum(op.f(&tp)))
 			})
 		})
-	}
-}
-
-// BenchmarkLinearStack measures the first layer of an ensemble of critics
-// (input of 5, hidden 256, batch 256) forward and backward, as one
-// LinearStack over the joined weights and as one Linear per member.
-func BenchmarkLinearStack(b *testing.B) {
-	const rows, in, out = 256, 5, 256
-	for _, members := range []int{2, 10} {
-		rng := rand.New(rand.NewPCG(1, 2))
-		x := randInput(rng, rows, in)
-		ws, bs := make([]*tensor.Tensor, members), make([]*tensor.Tensor, members)
-		for i := range members {
-			ws[i] = randInput(rng, out, in).SetRequiresGrad(true)
-			bs[i] = randInput(rng, out).SetRequiresGrad(true)
-		}
-		var tp tensor.Tape
-		for _, mode := range []string{"stack", "linear"} {
-			b.Run(fmt.Sprintf("%s/members=%d/%s", blasTag(), members, mode), func(b *testing.B) {
-				b.ReportAllocs()
-				measure(b, func() {
-					tp.Reset()
-					var loss *tensor.Tensor
-					if mode == "stack" {
-						loss = tp.Sum(tp.LinearStack(x, ws, bs))
-					} else {
-						for i := range members {
-							l := tp.Sum(tp.Linear(x, ws[i], bs[i]))
-							if loss == nil {
-								loss = l
-							} else {
-								loss = tp.Add(loss, l)
-							}
-						}
-					}
-					tp.Backward(loss)
-					sinkT = loss
-				})
-			})
-		}
 	}
 }

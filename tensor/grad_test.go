@@ -204,31 +204,6 @@ func gradCases() []gradCase {
 			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.Linear(in[0], in[1], nil) },
 		},
 		gradCase{
-			// Three members reading one input: the joined-weight GEMM.
-			name: "LinearStackShared",
-			inputs: func(rng *rand.Rand) []*tensor.Tensor {
-				in := []*tensor.Tensor{uniform(rng, -1, 1, nil, 4, 3)}
-				for range 3 {
-					in = append(in, uniform(rng, -1, 1, nil, 5, 3))
-				}
-				for range 3 {
-					in = append(in, uniform(rng, -1, 1, nil, 5))
-				}
-				return in
-			},
-			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
-				return tp.LinearStack(in[0], in[1:4], in[4:7])
-			},
-		},
-		gradCase{
-			// Two members, each reading its own slice of a [B, N, in] input.
-			name: "LinearStackSeparateNoBias",
-			inputs: func(rng *rand.Rand) []*tensor.Tensor {
-				return []*tensor.Tensor{uniform(rng, -1, 1, nil, 3, 2, 4), uniform(rng, -1, 1, nil, 6, 4), uniform(rng, -1, 1, nil, 6, 4)}
-			},
-			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.LinearStack(in[0], in[1:3], nil) },
-		},
-		gradCase{
 			name: "Conv2dPad",
 			inputs: func(rng *rand.Rand) []*tensor.Tensor {
 				return []*tensor.Tensor{uniform(rng, -1, 1, nil, 2, 2, 5, 4), uniform(rng, -1, 1, nil, 3, 2, 3, 3), uniform(rng, -1, 1, nil, 3)}

@@ -306,38 +306,3 @@ func TestConv2dInputGradNaive(t *testing.T) {
 		}
 	}
 }
-
-// TestLinearStackMatchesLinear checks LinearStack against Linear member by
-// member: the expected values are Linear's results on the same weights, for a
-// shared input and for the [B, N, in] input a first LinearStack produced.
-func TestLinearStackMatchesLinear(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	const rows, members, in, hid = 5, 3, 4, 6
-	x := tensor.New(rows, in)
-	x.FillNormal(rng, 0, 1)
-	var w1, b1, w2 []*tensor.Tensor
-	for range members {
-		w, b, v := tensor.New(hid, in), tensor.New(hid), tensor.New(2, hid)
-		w.FillNormal(rng, 0, 1)
-		b.FillNormal(rng, 0, 1)
-		v.FillNormal(rng, 0, 1)
-		w1, b1, w2 = append(w1, w), append(b1, b), append(w2, v)
-	}
-	var tp *tensor.Tape
-	h := tp.LinearStack(x, w1, b1)
-	y := tp.LinearStack(h, w2, nil)
-	if got := y.Shape(); len(got) != 3 || got[0] != rows || got[1] != members || got[2] != 2 {
-		t.Fatalf("shape %v, want [%d %d 2]", got, rows, members)
-	}
-	for i := range members {
-		want := tp.Linear(tp.Linear(x, w1[i], b1[i]), w2[i], nil).Data()
-		for r := range rows {
-			for j := range 2 {
-				got := y.Data()[(r*members+i)*2+j]
-				if d := got - want[r*2+j]; d > 1e-5 || d < -1e-5 {
-					t.Errorf("member %d row %d col %d: %v, want %v", i, r, j, got, want[r*2+j])
-				}
-			}
-		}
-	}
-}

@@ -135,9 +135,9 @@
 //     (OpenAI Baselines' value normalization, which Tianshou found to work
 //     as well or better).
 //   - Critics evaluates its N critics one after the other, not in one
-//     batched pass (tensor.LinearStack: the first layer as one GEMM over the
-//     critics' joined weights, the later layers one GEMM per critic in one
-//     operation). The batched pass was measured on REDQ's update at 2, 4 and
+//     batched pass (an op running the first layer as one GEMM over the
+//     critics' joined weights and the later layers as one GEMM per critic
+//     in one operation, removed after the measurement). The batched pass was measured on REDQ's update at 2, 4 and
 //     10 critics, batch and widths 64 and 256, with OpenBLAS and with gonum,
 //     and was slower in all but one case: the saved per-operation overhead
 //     is small next to the matrix products, and it is outweighed by the
