@@ -228,23 +228,7 @@ func writeFigure(path string, fig any) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := figure.Write(f, format, fig); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return writeAtomic(path, func(w io.Writer) error { return figure.Write(w, format, fig) })
 }
 
 // writeRunCurve draws the test-return curve of the run in dir into its

@@ -261,23 +261,7 @@ func meanStd(mean, std float64) string {
 // configuration, the policy's parameters and the normalization statistics
 // of norm (nil for none), replacing path atomically.
 func savePolicy(path string, rc RunConfig, p policy.Policy, norm *env.Normalizer) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := policyfile.Write(f, &rc, p, norm); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return writeAtomic(path, func(w io.Writer) error { return policyfile.Write(w, &rc, p, norm) })
 }
 
 // loadPolicy reads a policy file (policyfile.LoadFile): it builds the
