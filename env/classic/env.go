@@ -245,40 +245,19 @@ func (e *Env) Render() (image.Image, error) {
 // Close does nothing: a classic env holds no resource. It returns nil.
 func (e *Env) Close() error { return nil }
 
-// The saved state of an Env is
+// The saved state of an Env is env.EpisodeState's header with the tag
+// "classic/1 " followed by the env's id, then
 //
-//	tag      "classic/1 " followed by the env's id
-//	flags    one byte: 1 seeded, 2 has a state, 4 episode running
-//	source   uvarint length + the PCG source's MarshalBinary
 //	state    uvarint count + little-endian float64s of State()
 func (e *Env) stateTag() string { return "classic/1 " + e.id }
-
-const (
-	flagSeeded = 1 << iota
-	flagHasState
-	flagRunning
-)
 
 // MarshalState returns the env's whole state: flags, random stream and
 // physical state.
 func (e *Env) MarshalState() ([]byte, error) {
-	src, err := e.src.MarshalBinary()
+	b, err := env.AppendEpisodeState(nil, e.stateTag(), &env.EpisodeState{Seeded: e.seeded, HasState: e.hasState, Running: e.running, Source: *e.src})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e.id, err)
 	}
-	b := []byte(e.stateTag())
-	var flags byte
-	for _, f := range []struct {
-		set bool
-		bit byte
-	}{{e.seeded, flagSeeded}, {e.hasState, flagHasState}, {e.running, flagRunning}} {
-		if f.set {
-			flags |= f.bit
-		}
-	}
-	b = append(b, flags)
-	b = binary.AppendUvarint(b, uint64(len(src)))
-	b = append(b, src...)
 	var state []float64
 	if e.hasState {
 		state = e.sim.State()
@@ -295,25 +274,11 @@ func (e *Env) MarshalState() ([]byte, error) {
 // unchanged, for anything else.
 func (e *Env) UnmarshalState(data []byte) error {
 	bad := func(what string) error { return fmt.Errorf("%s: %w: %s", e.id, env.ErrState, what) }
-	tag := e.stateTag()
-	if len(data) < len(tag)+1 || string(data[:len(tag)]) != tag {
-		return bad("not a saved state of " + e.id)
-	}
-	flags := data[len(tag)]
-	data = data[len(tag)+1:]
-	if flags&^(flagSeeded|flagHasState|flagRunning) != 0 || (flags&flagRunning != 0 && flags&flagHasState == 0) {
-		return bad(fmt.Sprintf("flags %#x", flags))
-	}
-	n, k := binary.Uvarint(data)
-	if k <= 0 || n > uint64(len(data)-k) {
-		return bad("truncated random source")
-	}
-	var src rand.PCG
-	if err := src.UnmarshalBinary(data[k : k+int(n)]); err != nil {
+	h, data, err := env.ParseEpisodeState(data, e.stateTag())
+	if err != nil {
 		return bad(err.Error())
 	}
-	data = data[k+int(n):]
-	n, k = binary.Uvarint(data)
+	n, k := binary.Uvarint(data)
 	if k <= 0 || n > uint64(len(data)-k)/8 || uint64(len(data)-k) != 8*n {
 		return bad("truncated physical state")
 	}
@@ -322,15 +287,15 @@ func (e *Env) UnmarshalState(data []byte) error {
 	for i := range state {
 		state[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
 	}
-	if hasState := flags&flagHasState != 0; hasState {
+	if h.HasState {
 		if err := e.sim.SetState(state); err != nil {
 			return bad(err.Error())
 		}
 	} else if n != 0 {
 		return bad("a physical state without the flag")
 	}
-	*e.src = src
-	e.seeded, e.hasState, e.running = flags&flagSeeded != 0, flags&flagHasState != 0, flags&flagRunning != 0
+	*e.src = h.Source
+	e.seeded, e.hasState, e.running = h.Seeded, h.HasState, h.Running
 	if e.hasState {
 		e.sim.Observe(e.obsData)
 	}

@@ -243,11 +243,9 @@ func (e *Env) Close() error {
 	return nil
 }
 
-// The saved state of an Env is
+// The saved state of an Env is env.EpisodeState's header with the tag
+// "mujoco/1 " followed by the env's id, then
 //
-//	tag      "mujoco/1 " followed by the env's id
-//	flags    one byte: 1 seeded, 2 has a state, 4 episode running
-//	source   uvarint length + the PCG source's MarshalBinary
 //	physics  little-endian float64s: time, qpos, qvel, qacc_warmstart, ctrl,
 //	         xpos, xipos, then the observation's float32s (present with
 //	         flag 2 only)
@@ -262,12 +260,6 @@ func (e *Env) Close() error {
 // them back.
 func (e *Env) stateTag() string { return "mujoco/1 " + e.t.id }
 
-const (
-	flagSeeded = 1 << iota
-	flagHasState
-	flagRunning
-)
-
 // physicsLen is the byte length of the physics part of a saved state.
 func (e *Env) physicsLen() int {
 	return 8*(1+e.s.nq+2*e.s.nv+e.s.nu+6*e.s.nbody) + 4*len(e.obsData)
@@ -277,24 +269,10 @@ func (e *Env) physicsLen() int {
 // simulation time, positions, velocities, solver warm start, controls and
 // observation.
 func (e *Env) MarshalState() ([]byte, error) {
-	src, err := e.src.MarshalBinary()
+	b, err := env.AppendEpisodeState(nil, e.stateTag(), &env.EpisodeState{Seeded: e.seeded, HasState: e.hasState, Running: e.running, Source: *e.src})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e.t.id, err)
 	}
-	b := []byte(e.stateTag())
-	var flags byte
-	if e.seeded {
-		flags |= flagSeeded
-	}
-	if e.hasState {
-		flags |= flagHasState
-	}
-	if e.running {
-		flags |= flagRunning
-	}
-	b = append(b, flags)
-	b = binary.AppendUvarint(b, uint64(len(src)))
-	b = append(b, src...)
 	if e.hasState {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(*e.s.time))
 		for _, p := range [][]float64{e.s.qpos, e.s.qvel, e.s.warm, e.s.ctrl, e.s.xpos, e.s.xipos} {
@@ -314,25 +292,11 @@ func (e *Env) MarshalState() ([]byte, error) {
 // unchanged, for anything else.
 func (e *Env) UnmarshalState(data []byte) error {
 	bad := func(what string) error { return fmt.Errorf("%s: %w: %s", e.t.id, env.ErrState, what) }
-	tag := e.stateTag()
-	if len(data) < len(tag)+1 || string(data[:len(tag)]) != tag {
-		return bad("not a saved state of " + e.t.id)
-	}
-	flags := data[len(tag)]
-	data = data[len(tag)+1:]
-	if flags&^(flagSeeded|flagHasState|flagRunning) != 0 || (flags&flagRunning != 0 && flags&flagHasState == 0) {
-		return bad(fmt.Sprintf("flags %#x", flags))
-	}
-	n, k := binary.Uvarint(data)
-	if k <= 0 || n > uint64(len(data)-k) {
-		return bad("truncated random source")
-	}
-	var src rand.PCG
-	if err := src.UnmarshalBinary(data[k : k+int(n)]); err != nil {
+	h, data, err := env.ParseEpisodeState(data, e.stateTag())
+	if err != nil {
 		return bad(err.Error())
 	}
-	data = data[k+int(n):]
-	hasState := flags&flagHasState != 0
+	hasState := h.HasState
 	want := 0
 	if hasState {
 		want = e.physicsLen()
@@ -369,7 +333,7 @@ func (e *Env) UnmarshalState(data []byte) error {
 			e.obsData[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
 		}
 	}
-	*e.src = src
-	e.seeded, e.hasState, e.running = flags&flagSeeded != 0, hasState, flags&flagRunning != 0
+	*e.src = h.Source
+	e.seeded, e.hasState, e.running = h.Seeded, hasState, h.Running
 	return nil
 }
