@@ -51,36 +51,9 @@ func linearPG(t *testing.T, cfg pg.Config, w ...[]float32) (*pg.PG, *nn.Linear) 
 // transition 2 (−0.25, 0.25); ∂loss/∂W sums their outer products with s:
 // ((−0.268941, −0.25), (0.268941, 0.25)). Adam's first step moves every
 // weight by −lr·sign(gradient): W = ((1.01, 0.01), (−0.01, −0.01)).
-func TestLoss(t *testing.T) {
-	cfg := pg.DefaultConfig()
-	p, lin := linearPG(t, cfg, []float32{1, 0}, []float32{0, 0})
-	b := batch.MustNew(
-		"obs", nd.MustNew([][]float32{{1, 0}, {0, 1}}),
-		"act", nd.MustNew([]int64{0, 1}),
-		"returns", nd.MustNew([]float32{2, -1}),
-	)
-	stats, err := p.UpdateRepeat(b, 0, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !scalar.EqualWithinAbs(stats["loss"], -0.033311, 1e-6) {
-		t.Errorf("loss %v, want −0.033311", stats["loss"])
-	}
-	for i, want := range []float64{1.01, 0.01, -0.01, -0.01} {
-		if got := lin.Weight.Data()[i]; !scalar.EqualWithinAbs(float64(got), want, 1e-6) {
-			t.Errorf("weights after one step %v, want (1.01, 0.01, −0.01, −0.01)", lin.Weight.Data())
-			break
-		}
-	}
-	if p.Updates() != 1 {
-		t.Errorf("Updates() = %d after one minibatch", p.Updates())
-	}
-}
-
-// TestEntropyBonus checks the loss with an entropy bonus by hand, on
-// TestLoss's batch with EntCoef 4.
 //
-// Entropies: transition 1, π = (0.731059, 0.268941): H = 0.582203;
+// With an entropy bonus, EntCoef 4, on the same batch: the entropies are,
+// transition 1, π = (0.731059, 0.268941): H = 0.582203;
 // transition 2, π = (½, ½): H = log 2 = 0.693147; mean 0.637675.
 //
 //	loss = −0.033311 − 4·0.637675 = −2.584012
@@ -89,27 +62,39 @@ func TestLoss(t *testing.T) {
 // −0.393224), which outweighs the policy gradient (−0.268941, 0.268941):
 // (0.124282, −0.124282); transition 2's entropy is at its maximum (no
 // gradient). Adam's first step: W = ((0.99, 0.01), (0.01, −0.01)), the
-// first column moved against TestLoss's step.
-func TestEntropyBonus(t *testing.T) {
-	cfg := pg.DefaultConfig()
-	cfg.EntCoef = 4
-	p, lin := linearPG(t, cfg, []float32{1, 0}, []float32{0, 0})
-	b := batch.MustNew(
-		"obs", nd.MustNew([][]float32{{1, 0}, {0, 1}}),
-		"act", nd.MustNew([]int64{0, 1}),
-		"returns", nd.MustNew([]float32{2, -1}),
-	)
-	stats, err := p.UpdateRepeat(b, 0, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !scalar.EqualWithinAbs(stats["loss"], -2.584012, 1e-5) {
-		t.Errorf("loss %v, want −2.584012", stats["loss"])
-	}
-	for i, want := range []float64{0.99, 0.01, 0.01, -0.01} {
-		if got := lin.Weight.Data()[i]; !scalar.EqualWithinAbs(float64(got), want, 1e-6) {
-			t.Errorf("weights after one step %v, want (0.99, 0.01, 0.01, −0.01)", lin.Weight.Data())
-			break
+// first column moved against the step without the bonus.
+func TestLoss(t *testing.T) {
+	for _, tc := range []struct {
+		entCoef float64
+		loss    float64
+		weights []float64
+	}{
+		{0, -0.033311, []float64{1.01, 0.01, -0.01, -0.01}},
+		{4, -2.584012, []float64{0.99, 0.01, 0.01, -0.01}},
+	} {
+		cfg := pg.DefaultConfig()
+		cfg.EntCoef = tc.entCoef
+		p, lin := linearPG(t, cfg, []float32{1, 0}, []float32{0, 0})
+		b := batch.MustNew(
+			"obs", nd.MustNew([][]float32{{1, 0}, {0, 1}}),
+			"act", nd.MustNew([]int64{0, 1}),
+			"returns", nd.MustNew([]float32{2, -1}),
+		)
+		stats, err := p.UpdateRepeat(b, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !scalar.EqualWithinAbs(stats["loss"], tc.loss, 1e-5) {
+			t.Errorf("ent_coef %v: loss %v, want %v", tc.entCoef, stats["loss"], tc.loss)
+		}
+		for i, want := range tc.weights {
+			if got := lin.Weight.Data()[i]; !scalar.EqualWithinAbs(float64(got), want, 1e-6) {
+				t.Errorf("ent_coef %v: weights after one step %v, want %v", tc.entCoef, lin.Weight.Data(), tc.weights)
+				break
+			}
+		}
+		if p.Updates() != 1 {
+			t.Errorf("Updates() = %d after one minibatch", p.Updates())
 		}
 	}
 }
