@@ -178,4 +178,16 @@ func init() {
 			bar:   offlineThreshold,
 		}.run,
 	})
+	RegisterBench("cql-pendulum", BenchRun{
+		Doc: "CQL on Pendulum-v1 from 20,000 steps sampled by a trained SAC (≥ −250 on 4 of 5 seeds)",
+		Run: conservativeBench{
+			env: "Pendulum-v1", expert: "sac", expertBar: -250,
+			describe: "20000 steps sampled from its stochastic policy in 10 envs (Tianshou's gather_pendulum_data)",
+			data: func(ctx context.Context, p policy.Policy, seed uint64) (buffer.Buffer, collector.Stats, error) {
+				return sampledData(ctx, p, "Pendulum-v1", 20_000, 10, seed)
+			},
+			algos: []string{"cql"},
+			bar:   -250,
+		}.run,
+	})
 }
