@@ -20,8 +20,9 @@ import (
 // that a policy trained online collects: for each seed, the expert (its
 // registered defaults) is trained until its mean test return reaches
 // expertBar, the dataset is collected with it (data), and each of the
-// algorithms (their registered defaults, those of gorl train --dataset)
-// is trained offline on it until its mean test return reaches bar.
+// algorithms (the settings of gorl train --dataset: its registered
+// defaults and the pair's preset) is trained offline on it until its mean
+// test return reaches bar.
 type conservativeBench struct {
 	env, expert string
 	expertBar   float64
@@ -37,7 +38,7 @@ type conservativeBench struct {
 // fewer than 4 of 5 of the seeds.
 func (b conservativeBench) run(ctx context.Context, o BenchOptions, w io.Writer) error {
 	fmt.Fprintf(w, "%s (gorl's defaults) trained on %s to a mean test return ≥ %v, then %s;\n"+
-		"each algorithm trained offline on the data with its defaults (gorl train --dataset), stopping at a mean test return ≥ %v.\n\n",
+		"each algorithm trained offline on the data with the settings of gorl train --dataset (defaults, and the pair's preset), stopping at a mean test return ≥ %v.\n\n",
 		b.expert, b.env, b.expertBar, b.describe, b.bar)
 	cols := []string{"seed", b.expert + " test return", "data return", "data episodes"}
 	for _, a := range b.algos {
@@ -109,10 +110,11 @@ func trainOnline(ctx context.Context, algoName, envID string, bar float64, seed 
 	return trained{res: res, pol: s.alg.Policy()}, err
 }
 
-// trainOffline trains the offline algorithm algoName on data with its
-// registered defaults and seed, stopping at a mean test return ≥ bar.
+// trainOffline trains the offline algorithm algoName on data with the
+// settings of gorl train (its registered defaults, and the pair's preset
+// where it has one) and seed, stopping at a mean test return ≥ bar.
 func trainOffline(ctx context.Context, algoName, envID string, bar float64, seed uint64, data buffer.Buffer) (trainer.Result, error) {
-	rc, acfg, err := resolveDefaults(algoName, envID, []string{fmt.Sprintf("trainer.reward_threshold=%v", bar)})
+	rc, acfg, err := resolve(algoName, envID, nil, []string{fmt.Sprintf("trainer.reward_threshold=%v", bar)})
 	if err != nil {
 		return trainer.Result{}, err
 	}
@@ -179,7 +181,7 @@ func init() {
 		}.run,
 	})
 	RegisterBench("cql-pendulum", BenchRun{
-		Doc: "CQL on Pendulum-v1 from 20,000 steps sampled by a trained SAC (≥ −250 on 4 of 5 seeds)",
+		Doc: "CQL (its Pendulum preset) on Pendulum-v1 from 20,000 steps sampled by a trained SAC (≥ −250 on 4 of 5 seeds)",
 		Run: conservativeBench{
 			env: "Pendulum-v1", expert: "sac", expertBar: -250,
 			describe: "20000 steps sampled from its stochastic policy in 10 envs (Tianshou's gather_pendulum_data)",
