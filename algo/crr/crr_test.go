@@ -3,6 +3,7 @@ package crr_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -113,16 +114,17 @@ func TestLoss(t *testing.T) {
 	}
 }
 
-// TestWeightIsConstant: the actor's loss reaches the critic only through
-// the weights, which carry no gradient; under All they are 1, so two CRRs
-// whose critics differ take the same first step of the actor.
+// TestWeightIsConstant: the filter's weight carries no gradient, so the
+// actor's loss does not reach the critic, and the critic's first step is
+// the same under every filter (with the weight on the graph, as Tianshou
+// computes it, the Exp filter's would differ).
 func TestWeightIsConstant(t *testing.T) {
-	actorAfter := func(critic [][]float32) []float32 {
+	criticAfter := func(f crr.Filter) []float32 {
 		cfg := crr.DefaultConfig()
-		cfg.Filter = crr.All
-		act := linear(wActor)
+		cfg.Filter = f
+		critic := linear(wCritic)
 		zero := [][]float32{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}
-		a, err := crr.NewWithNetworks(cfg, act, linear(critic), linear(zero), linear(zero), algotest.Discrete(t, 3, 0),
+		a, err := crr.NewWithNetworks(cfg, linear(wActor), critic, linear(zero), linear(zero), algotest.Discrete(t, 3, 0),
 			rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
@@ -131,12 +133,12 @@ func TestWeightIsConstant(t *testing.T) {
 			"returns", nd.MustNew([]float32{2.5, -4}))); err != nil {
 			t.Fatal(err)
 		}
-		return append([]float32(nil), act.Params()[0].Tensor.Data()...)
+		return append([]float32(nil), critic.Params()[0].Tensor.Data()...)
 	}
-	x, y := actorAfter(wCritic), actorAfter([][]float32{{3, 0, 0}, {0, -2, 0}, {0, 1, 1}})
-	for i := range x {
-		if x[i] != y[i] {
-			t.Fatalf("the actor's step depends on the critic under All: %v and %v", x, y)
+	all := criticAfter(crr.All)
+	for _, f := range []crr.Filter{crr.Exp, crr.Binary} {
+		if got := criticAfter(f); !slices.Equal(got, all) {
+			t.Errorf("the critic's step under %s %v differs from under all %v", f, got, all)
 		}
 	}
 }
