@@ -112,6 +112,15 @@ func (c *Critics) TargetMinTo(dst []float32, tp *tensor.Tape, obs, act *tensor.T
 // critics of the mean squared error to the targets y [k]:
 // Σᵢ mean((Qᵢ(s, a) − y)²), recorded on tp. It returns the loss.
 func (c *Critics) Step(tp *tensor.Tape, obs, act, y *tensor.Tensor) float64 {
+	loss := c.TDLoss(tp, obs, act, y)
+	c.StepLoss(tp, loss)
+	return float64(loss.Item())
+}
+
+// TDLoss records on tp the critics' loss of Step, Σᵢ mean((Qᵢ(s, a) −
+// y)²), without stepping, for an algorithm that adds terms of its own
+// (CQL's penalty) before StepLoss.
+func (c *Critics) TDLoss(tp *tensor.Tape, obs, act, y *tensor.Tensor) *tensor.Tensor {
 	var loss *tensor.Tensor
 	for _, q := range c.Values(tp, obs, act) {
 		l := tp.MSE(q, y)
@@ -121,9 +130,12 @@ func (c *Critics) Step(tp *tensor.Tape, obs, act, y *tensor.Tensor) float64 {
 			loss = tp.Add(loss, l)
 		}
 	}
-	c.opt.Step(tp, loss)
-	return float64(loss.Item())
+	return loss
 }
+
+// StepLoss makes one optimizer step of the critics on loss, a scalar
+// recorded on tp.
+func (c *Critics) StepLoss(tp *tensor.Tape, loss *tensor.Tensor) { c.opt.Step(tp, loss) }
 
 // SoftUpdate moves the targets towards the online critics by Polyak
 // averaging, θ′ ← τθ + (1 − τ)θ′ (algo.UpdateTarget; τ in [0, 1]).

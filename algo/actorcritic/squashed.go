@@ -185,6 +185,18 @@ func (s *Squashed) CriticStep() float64 {
 	return s.CriticNets.Step(&s.ctp, s.q.Obs, s.q.Act, s.q.Returns)
 }
 
+// CriticStepWith is CriticStep with penalty's result added to the
+// critics' loss (CQL's conservative penalty): penalty records its scalar on
+// tp, the critics' tape, given the batch's observations and actions as
+// ReadCritic read them. It returns the critics' TD loss (as CriticStep) and
+// the penalty.
+func (s *Squashed) CriticStepWith(penalty func(tp *tensor.Tape, obs, act *tensor.Tensor) *tensor.Tensor) (td, pen float64) {
+	tdl := s.CriticNets.TDLoss(&s.ctp, s.q.Obs, s.q.Act, s.q.Returns)
+	p := penalty(&s.ctp, s.q.Obs, s.q.Act)
+	s.CriticNets.StepLoss(&s.ctp, s.ctp.Add(tdl, p))
+	return float64(tdl.Item()), float64(p.Item())
+}
+
 // ReadActor computes the actor's distribution on b's obs for ActorStep. It
 // returns an error for a batch without obs or an actor whose distribution
 // diverged (NaN parameters).

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/collector"
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/env/vector"
+	"github.com/gorl/gorl/policy"
+	"github.com/gorl/gorl/trainer"
+)
+
+// conservativeBench is a learning run of offline algorithms on a dataset
+// that a policy trained online collects: for each seed, the expert (its
+// registered defaults) is trained until its mean test return reaches
+// expertBar, the dataset is collected with it (data), and each of the
+// algorithms (the settings of gorl train --dataset: its registered
+// defaults and the pair's preset) is trained offline on it until its mean
+// test return reaches bar.
+type conservativeBench struct {
+	env, expert string
+	expertBar   float64
+	// describe says how the data are collected, for the table's preamble.
+	describe string
+	data     func(ctx context.Context, p policy.Policy, seed uint64) (buffer.Buffer, collector.Stats, error)
+	algos    []string
+	bar      float64
+}
+
+// run runs b for o's seeds and writes a Markdown table to w; it returns an
+// error wrapping errNotLearned for each algorithm that reached the bar on
+// fewer than 4 of 5 of the seeds.
+func (b conservativeBench) run(ctx context.Context, o BenchOptions, w io.Writer) error {
+	fmt.Fprintf(w, "%s (gorl's defaults) trained on %s to a mean test return ≥ %v, then %s;\n"+
+		"each algorithm trained offline on the data with the settings of gorl train --dataset (defaults, and the pair's preset), stopping at a mean test return ≥ %v.\n\n",
+		b.expert, b.env, b.expertBar, b.describe, b.bar)
+	cols := []string{"seed", b.expert + " test return", "data return", "data episodes"}
+	for _, a := range b.algos {
+		cols = append(cols, a+" test return", a+" updates", a+" s")
+	}
+	tb := newTable(w, cols...)
+	solved := make([]int, len(b.algos))
+	for i := range o.Seeds {
+		seed := o.FirstSeed + uint64(i)
+		expert, err := trainOnline(ctx, b.expert, b.env, b.expertBar, seed)
+		if err != nil {
+			return fmt.Errorf("seed %d: %s: %w", seed, b.expert, err)
+		}
+		fmt.Fprintf(o.Log, "%s seed %d: %s solved %v (%.1f) in %v\n", b.env, seed, b.expert, expert.res.Solved,
+			expert.res.BestReturn, expert.res.Duration.Round(time.Millisecond))
+		data, cs, err := b.data(ctx, expert.pol, seed)
+		if err != nil {
+			return fmt.Errorf("seed %d: collecting: %w", seed, err)
+		}
+		cells := []string{fmt.Sprint(seed), bestOf(expert.res), fmt.Sprintf("%.1f", cs.Return.Mean), fmt.Sprint(cs.Episodes)}
+		for k, name := range b.algos {
+			r, err := trainOffline(ctx, name, b.env, b.bar, seed, data)
+			if err != nil {
+				return fmt.Errorf("seed %d: %s: %w", seed, name, err)
+			}
+			if r.Solved {
+				solved[k]++
+			}
+			fmt.Fprintf(o.Log, "%s seed %d: %s solved %v (%.1f) in %v\n", b.env, seed, name, r.Solved, r.BestReturn,
+				r.Duration.Round(time.Millisecond))
+			cells = append(cells, bestOf(r), fmt.Sprint(r.GradientSteps), fmt.Sprintf("%.2f", r.Duration.Seconds()))
+		}
+		tb.Row(cells...)
+	}
+	tb.Flush()
+	need := (4*o.Seeds + 4) / 5
+	fmt.Fprintln(w)
+	var unmet []error
+	for k, name := range b.algos {
+		fmt.Fprintf(w, "%s: mean test return ≥ %v on %d of %d seeds (need %d): %s\n", name, b.bar, solved[k], o.Seeds, need,
+			verdict(solved[k] >= need))
+		if solved[k] < need {
+			unmet = append(unmet, fmt.Errorf("%w: %s solved on %d of %d seeds, need %d", errNotLearned, name, solved[k], o.Seeds, need))
+		}
+	}
+	return errors.Join(unmet...)
+}
+
+// trained is an online run's result and its trained policy.
+type trained struct {
+	res trainer.Result
+	pol policy.Policy
+}
+
+// trainOnline trains algoName on envID with its registered defaults (no
+// preset) and seed, stopping at a mean test return ≥ bar.
+func trainOnline(ctx context.Context, algoName, envID string, bar float64, seed uint64) (trained, error) {
+	rc, acfg, err := resolveDefaults(algoName, envID, []string{fmt.Sprintf("trainer.reward_threshold=%v", bar)})
+	if err != nil {
+		return trained{}, err
+	}
+	rc.Seed = seed
+	s, err := newSession(rc, acfg, nil, trainer.Setup{})
+	if err != nil {
+		return trained{}, err
+	}
+	defer s.tr.Close()
+	res, err := s.tr.Run(ctx)
+	return trained{res: res, pol: s.alg.Policy()}, err
+}
+
+// trainOffline trains the offline algorithm algoName on data with the
+// settings of gorl train (its registered defaults, and the pair's preset
+// where it has one) and seed, stopping at a mean test return ≥ bar.
+func trainOffline(ctx context.Context, algoName, envID string, bar float64, seed uint64, data buffer.Buffer) (trainer.Result, error) {
+	rc, acfg, err := resolve(algoName, envID, nil, []string{fmt.Sprintf("trainer.reward_threshold=%v", bar)})
+	if err != nil {
+		return trainer.Result{}, err
+	}
+	rc.Seed, rc.Dataset = seed, "(in memory)"
+	s, err := newSession(rc, acfg, data, trainer.Setup{})
+	if err != nil {
+		return trainer.Result{}, err
+	}
+	defer s.tr.Close()
+	return s.tr.Run(ctx)
+}
+
+// sampledData collects steps env steps of envID in envs envs with p
+// sampling its actions (training step and exploration on), into a new
+// buffer.Vector; the envs are seeded apart from those of p's training.
+// It is the dataset of the Pendulum run: a trained SAC's samples, as
+// Tianshou's gather_pendulum_data collects them.
+func sampledData(ctx context.Context, p policy.Policy, envID string, steps, envs int, seed uint64) (buffer.Buffer, collector.Stats, error) {
+	p.SetTrainingStep(true)
+	es, err := makeEnvs(envID, envs)
+	if err != nil {
+		return nil, collector.Stats{}, err
+	}
+	vec, err := vector.NewSync(es)
+	if err != nil {
+		return nil, collector.Stats{}, err
+	}
+	defer vec.Close()
+	data, err := buffer.NewVector(buffer.Config{Size: steps}, envs)
+	if err != nil {
+		return nil, collector.Stats{}, err
+	}
+	c, err := collector.New(collector.Config{Env: vec, Policy: p, Buffer: data, Explore: true,
+		Rand: rand.New(rand.NewPCG(seed, 0xc011ec7))})
+	if err != nil {
+		return nil, collector.Stats{}, err
+	}
+	seeds := make([]env.Seed, envs)
+	for i := range seeds {
+		seeds[i] = env.SeedOf(seed + 1_000_000 + uint64(i))
+	}
+	if err := c.Reset(ctx, seeds); err != nil {
+		return nil, collector.Stats{}, err
+	}
+	cs, err := c.Collect(ctx, collector.Request{NStep: steps})
+	return data, cs, err
+}
+
+func init() {
+	RegisterBench("conservative-cartpole", BenchRun{
+		Doc: "discrete CQL and CRR on CartPole-v1 from 20,000 steps of a trained DQN at ε = 0.1 (≥ 195 on 4 of 5 seeds)",
+		Run: conservativeBench{
+			env: offlineEnv, expert: "dqn", expertBar: offlineThreshold,
+			describe: fmt.Sprintf("%d steps collected with it at ε = %v in %d envs", offlineSteps, offlineEps, offlineEnvs),
+			data: func(ctx context.Context, p policy.Policy, seed uint64) (buffer.Buffer, collector.Stats, error) {
+				var r offlineResult
+				data, err := collectExpert(ctx, p, seed, &r)
+				var cs collector.Stats
+				cs.Episodes, cs.Return.Mean = r.episodes, r.dataRet
+				return data, cs, err
+			},
+			algos: []string{"discrete-cql", "crr"},
+			bar:   offlineThreshold,
+		}.run,
+	})
+	RegisterBench("cql-pendulum", BenchRun{
+		Doc: "CQL (its Pendulum preset) on Pendulum-v1 from 20,000 steps sampled by a trained SAC (≥ −250 on 4 of 5 seeds)",
+		Run: conservativeBench{
+			env: "Pendulum-v1", expert: "sac", expertBar: -250,
+			describe: "20000 steps sampled from its stochastic policy in 10 envs (Tianshou's gather_pendulum_data)",
+			data: func(ctx context.Context, p policy.Policy, seed uint64) (buffer.Buffer, collector.Stats, error) {
+				return sampledData(ctx, p, "Pendulum-v1", 20_000, 10, seed)
+			},
+			algos: []string{"cql"},
+			bar:   -250,
+		}.run,
+	})
+}
