@@ -3,6 +3,7 @@ package buffer
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 
 	"github.com/gorl/gorl/batch"
@@ -22,7 +23,8 @@ import (
 //	infos/NAME          [N, …]  info/NAME (optional, numbers or bools)
 //
 // in time order, episodes one after the other: an episode ends at a row
-// that is terminal or a timeout.
+// that is terminal or a timeout. Minari's files hold the same columns per
+// episode, in groups episode_0, episode_1, … (see loadMinari).
 const (
 	d4rlObs     = "observations"
 	d4rlAct     = "actions"
@@ -174,7 +176,8 @@ func flatData(a *nd.Array, key string) (any, error) {
 	return nil, errorf(ErrFormat, key, fmt.Sprintf("SaveD4RL: dtype %v is not supported", a.DType()))
 }
 
-// LoadD4RL reads an HDF5 file in the D4RL layout into a new Replay holding
+// LoadD4RL reads an HDF5 file in the D4RL layout (or Minari's, one group
+// per episode; see loadMinari) into a new Replay holding
 // its transitions in the file's order, episode boundaries from terminals
 // and timeouts. Without next_observations, a row's obs_next is the next
 // row's observation; a row whose next observation the file does not hold
@@ -212,6 +215,13 @@ func LoadD4RL(path string) (Buffer, error) {
 			}
 		}
 		return ""
+	}
+	if kinds[d4rlObs] == 0 && kinds["episode_0"] == hdf5.KindGroup {
+		data, err := loadMinari(root, members)
+		if err != nil {
+			return nil, err
+		}
+		return fromBatch(data)
 	}
 	layout := "the D4RL layout needs the datasets observations, actions, rewards, terminals (or terminations) and timeouts (or truncations)"
 	names := map[string]string{
@@ -376,11 +386,22 @@ func LoadD4RL(path string) (Buffer, error) {
 			return nil, &Error{Kind: ErrFormat, Path: d4rlInfos, Msg: "LoadD4RL", Err: err}
 		}
 	}
-	buf, err := New(Config{Size: len(keep)})
+	return fromBatch(data)
+}
+
+// fromBatch returns a new Replay holding the transitions of data, rows
+// along the leading axis.
+func fromBatch(data *batch.Batch) (Buffer, error) {
+	obs, err := data.Array(batch.KeyObs)
+	if err != nil {
+		return nil, &Error{Kind: ErrFormat, Path: batch.KeyObs, Msg: "LoadD4RL", Err: err}
+	}
+	n := obs.Dim(0)
+	buf, err := New(Config{Size: n})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := buf.Add(data, make([]int, len(keep)), nil); err != nil {
+	if _, err := buf.Add(data, make([]int, n), nil); err != nil {
 		var be *Error
 		if errors.As(err, &be) {
 			return nil, &Error{Kind: ErrFormat, Path: be.Path, Msg: "LoadD4RL", Err: err}
@@ -388,6 +409,98 @@ func LoadD4RL(path string) (Buffer, error) {
 		return nil, err
 	}
 	return buf, nil
+}
+
+// loadMinari reads a file of Minari's layout, one group per episode
+// (episode_0, episode_1, …, read in numeric order), each holding
+// observations [T+1, …], actions [T, …], rewards [T], terminations [T] and
+// truncations [T]: the transitions of the episodes one after the other,
+// obs_next the next row of each episode's observations. Their infos are
+// not read (Minari stores one more row of them than of transitions).
+func loadMinari(root *hdf5.Group, members []hdf5.Member) (*batch.Batch, error) {
+	var eps []int
+	for _, m := range members {
+		var i int
+		if _, err := fmt.Sscanf(m.Name, "episode_%d", &i); err == nil && m.Kind == hdf5.KindGroup && m.Name == fmt.Sprintf("episode_%d", i) {
+			eps = append(eps, i)
+		}
+	}
+	slices.Sort(eps)
+	cols := map[string][]*nd.Array{}
+	keys := []string{batch.KeyObs, batch.KeyObsNext, batch.KeyAct, batch.KeyRew, batch.KeyTerminated, batch.KeyTruncated}
+	for _, e := range eps {
+		name := fmt.Sprintf("episode_%d", e)
+		g, err := root.OpenGroup(name)
+		if err != nil {
+			return nil, hdf5Error("LoadD4RL", name, err)
+		}
+		read := func(ds string) (*nd.Array, error) {
+			p := name + "/" + ds
+			data, shape, err := g.ReadDataset(ds)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, errorf(ErrFormat, p, fmt.Sprintf("LoadD4RL: no dataset %q (a Minari episode holds observations, actions, rewards, terminations and truncations)", p))
+			}
+			if err != nil {
+				return nil, hdf5Error("LoadD4RL", p, err)
+			}
+			arr, err := fromSlice(data, shape)
+			if err != nil || arr.Ndim() == 0 {
+				return nil, errorf(ErrFormat, p, fmt.Sprintf("LoadD4RL: %s of shape %v: want numbers, one row per step (%v)", p, shape, err))
+			}
+			return arr, nil
+		}
+		obs, err := read(d4rlObs)
+		if err != nil {
+			return nil, err
+		}
+		t := obs.Dim(0) - 1
+		ep := map[string]*nd.Array{}
+		for _, c := range []struct{ key, ds string }{{batch.KeyAct, d4rlAct}, {batch.KeyRew, d4rlRew},
+			{batch.KeyTerminated, "terminations"}, {batch.KeyTruncated, "truncations"}} {
+			a, err := read(c.ds)
+			if err != nil {
+				return nil, err
+			}
+			if a.Dim(0) != t {
+				return nil, errorf(ErrFormat, name+"/"+c.ds, fmt.Sprintf("LoadD4RL: %s/%s of shape %v, observations of shape %v: want one row fewer observations",
+					name, c.ds, a.Shape(), obs.Shape()))
+			}
+			ep[c.key] = a
+		}
+		if t < 1 {
+			continue
+		}
+		ep[batch.KeyObs], ep[batch.KeyObsNext] = obs.Index(nd.Range(0, t)), obs.Index(nd.Range(1, t+1))
+		for _, k := range []string{batch.KeyTerminated, batch.KeyTruncated} {
+			b, err := boolsOf(ep[k])
+			if err != nil {
+				return nil, err
+			}
+			ep[k] = nd.MustNew(b)
+		}
+		if r, err := ep[batch.KeyRew].AsType(nd.Float64); err == nil && r.Ndim() == 1 {
+			ep[batch.KeyRew] = r
+		} else {
+			return nil, errorf(ErrFormat, name+"/rewards", fmt.Sprintf("LoadD4RL: rewards of shape %v", ep[batch.KeyRew].Shape()))
+		}
+		for _, k := range keys {
+			cols[k] = append(cols[k], ep[k])
+		}
+	}
+	if len(cols[batch.KeyObs]) == 0 {
+		return nil, errorf(ErrFormat, "episode_0", "LoadD4RL: no episode holds a transition")
+	}
+	data := new(batch.Batch)
+	for _, k := range keys {
+		a, err := nd.Concatenate(0, cols[k]...)
+		if err != nil {
+			return nil, &Error{Kind: ErrFormat, Path: k, Msg: "LoadD4RL: the episodes disagree", Err: err}
+		}
+		if err := data.Set(k, a); err != nil {
+			return nil, &Error{Kind: ErrFormat, Path: k, Msg: "LoadD4RL", Err: err}
+		}
+	}
+	return data, nil
 }
 
 // boolsOf reads a terminals or timeouts column (bools, or numbers ≠ 0).

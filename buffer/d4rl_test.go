@@ -170,6 +170,38 @@ func TestD4RLFromH5py(t *testing.T) {
 			"obs_next":  "[[1.  1.5]\n [2.  2.5]\n [9.  9. ]\n [4.  4.5]\n [5.  5.5]]",
 			"truncated": "[False False False False  True]",
 		}},
+		{name: "Minari episodes", edit: func(s map[string]any) {
+			episode := func(obs []any, acts []any, term, trunc []any) map[string]any {
+				t := len(acts)
+				rew := make([]any, t)
+				for i := range rew {
+					rew[i] = float64(i + 1)
+				}
+				return map[string]any{"kind": "group", "attrs": map[string]any{}, "members": map[string]any{
+					"observations": dataset("float32", []int{t + 1, 1}, obs...), "actions": dataset("float32", []int{t, 1}, acts...),
+					"rewards": dataset("float64", []int{t}, rew...), "terminations": dataset("bool", []int{t}, term...),
+					"truncations": dataset("bool", []int{t}, trunc...),
+				}}
+			}
+			s["members"] = map[string]any{
+				"episode_0":  episode([]any{0, 1, 2, 3}, []any{0.1, 0.2, 0.3}, []any{false, false, true}, []any{false, false, false}),
+				"episode_1":  episode([]any{10, 11, 12}, []any{0.4, 0.5}, []any{false, false}, []any{false, true}),
+				"episode_10": episode([]any{20, 21}, []any{0.6}, []any{true}, []any{false}),
+			}
+		}, want: map[string]string{
+			"obs":        "[[ 0.]\n [ 1.]\n [ 2.]\n [10.]\n [11.]\n [20.]]",
+			"obs_next":   "[[ 1.]\n [ 2.]\n [ 3.]\n [11.]\n [12.]\n [21.]]",
+			"rew":        "[1. 2. 3. 1. 2. 1.]",
+			"terminated": "[False False  True False False  True]",
+			"truncated":  "[False False False False  True False]",
+		}},
+		{name: "Minari episode rows disagree", edit: func(s map[string]any) {
+			s["members"] = map[string]any{"episode_0": map[string]any{"kind": "group", "attrs": map[string]any{}, "members": map[string]any{
+				"observations": dataset("float32", []int{3, 1}, 0, 1, 2), "actions": dataset("float32", []int{3, 1}, 0, 0, 0),
+				"rewards": dataset("float64", []int{2}, 1, 1), "terminations": dataset("bool", []int{2}, false, true),
+				"truncations": dataset("bool", []int{2}, false, false),
+			}}}
+		}, err: []string{"episode_0/actions of shape [3 1]", "one row fewer"}},
 		{name: "missing rewards", edit: func(s map[string]any) { delete(members(s), "rewards") }, err: []string{`no dataset "rewards"`}},
 		{name: "missing timeouts", edit: func(s map[string]any) { delete(members(s), "timeouts") }, err: []string{`no dataset "timeouts"`, "truncations"}},
 		{name: "rows disagree", edit: func(s map[string]any) { members(s)["actions"] = dataset("float32", []int{4, 1}, 1, 2, 3, 4) },
