@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -121,6 +122,11 @@ func newDatasetPolicy(p policy.Policy, noise, eps float64, rng *rand.Rand) (*dat
 			return nil, err
 		}
 		d.box, d.low, d.high = s, nd.Data[float64](lo.Copy()), nd.Data[float64](hi.Copy())
+		for j := range d.low {
+			if (noise != 0 || eps != 0) && (math.IsInf(d.low[j], 0) || math.IsInf(d.high[j], 0)) {
+				return nil, fmt.Errorf("collect: --noise and --epsilon need finite action bounds; %v has none in dimension %d", s, j)
+			}
+		}
 	default:
 		return nil, fmt.Errorf("collect: a Discrete or Box action space, not %v", s)
 	}
