@@ -10,7 +10,8 @@ import (
 	"github.com/gorl/gorl/buffer"
 )
 
-// Without the hdf5 build tag, HDF5 export and import report ErrNoHDF5.
+// Without the hdf5 build tag, HDF5 export and import (the buffer's own
+// layout and D4RL's) report ErrNoHDF5.
 func TestHDF5Unsupported(t *testing.T) {
 	buf, _ := seedBuffers(t)
 	path := filepath.Join(t.TempDir(), "buf.h5")
@@ -19,5 +20,11 @@ func TestHDF5Unsupported(t *testing.T) {
 	}
 	if _, err := buffer.LoadHDF5(path); !errors.Is(err, buffer.ErrNoHDF5) {
 		t.Errorf("LoadHDF5: %v, want ErrNoHDF5", err)
+	}
+	if err := buffer.SaveD4RL(path, buf); !errors.Is(err, buffer.ErrNoHDF5) {
+		t.Errorf("SaveD4RL: %v, want ErrNoHDF5", err)
+	}
+	if _, err := buffer.LoadD4RL(path); !errors.Is(err, buffer.ErrNoHDF5) {
+		t.Errorf("LoadD4RL: %v, want ErrNoHDF5", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorl/gorl/distribution"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/tensor"
 )
@@ -209,3 +210,30 @@ func (c *QCritic) Q(tp *tensor.Tape, obs, act *tensor.Tensor) *tensor.Tensor {
 
 // Params returns the critic's parameters.
 func (c *QCritic) Params() nn.Params { return c.ps }
+
+// MaxAction returns the bound h of a Box action space whose every
+// dimension is [−h, h] with one finite h, the max_action of Tianshou's
+// offline continuous algorithms, which act in the env's units. It returns
+// an error wrapping ErrConfig, naming the space, for any other space.
+func MaxAction(act env.Space) (float64, error) {
+	box, ok := act.(*env.Box)
+	if !ok {
+		return 0, fmt.Errorf("%w: a Box action space, not %v", ErrConfig, act)
+	}
+	low, err := box.Low().AsType(nd.Float64)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	high, err := box.High().AsType(nd.Float64)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	lo, hi := nd.Data[float64](low.Copy()), nd.Data[float64](high.Copy())
+	h := hi[0]
+	for i := range hi {
+		if hi[i] != h || lo[i] != -h || !(h > 0) || math.IsInf(h, 0) {
+			return 0, fmt.Errorf("%w: the action space %v is not [−h, h] with one finite h > 0 in every dimension; set max_action", ErrConfig, act)
+		}
+	}
+	return h, nil
+}

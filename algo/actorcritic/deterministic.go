@@ -35,8 +35,19 @@ type Deterministic struct {
 	// TargetNoise, when set, perturbs the target actor's actions in place
 	// before the target critics evaluate them (TD3's smoothing).
 	TargetNoise func(act []float32)
+	// ActorLoss, when set, is the actor's loss given the batch b, the
+	// actor's actions act = μ(s) and the first critic's values q = Q₁(s,
+	// μ(s)), all on tp; nil means −mean(q) (DDPG's and TD3's). TD3+BC
+	// adds its behaviour-cloning term here.
+	ActorLoss func(tp *tensor.Tape, b *batch.Batch, act, q *tensor.Tensor) (*tensor.Tensor, error)
+	// Norm, set by NormalizeObs, normalizes the observations before the
+	// actor, the critics and their targets see them; nil for none.
+	Norm *ObsNorm
 
 	cfg           Continuous
+	noise         policy.NoiseConfig
+	act           env.Space
+	obsDim        int
 	actDim        int
 	polSrc        *rand.PCG
 	returns       algo.QReturns
@@ -66,7 +77,7 @@ func (d *Deterministic) Init(cfg Continuous, n int, maxAction float64, noise pol
 	if err != nil {
 		return err
 	}
-	*d = Deterministic{cfg: cfg, actDim: actDim}
+	*d = Deterministic{cfg: cfg, noise: noise, act: act, obsDim: obsDim, actDim: actDim}
 	if d.Actor, err = NewDeterministicActor(obsDim, actDim, cfg.ActorHidden, maxAction, rng); err != nil {
 		return err
 	}
@@ -84,13 +95,40 @@ func (d *Deterministic) Init(cfg Continuous, n int, maxAction float64, noise pol
 		return err
 	}
 	d.polSrc = rand.NewPCG(rng.Uint64(), rng.Uint64())
-	d.Pol, err = policy.NewDeterministic(policy.ObsNet{Layer: d.Actor}, act, rand.New(d.polSrc),
-		policy.DeterministicConfig{Map: cfg.Map, Noise: noise})
-	if err != nil {
-		return fmt.Errorf("%w: %w", ErrConfig, err)
+	if err := d.newPolicy(d.Actor); err != nil {
+		return err
 	}
 	d.ntp.SetGradEnabled(false)
 	return nil
+}
+
+// newPolicy builds the exploration policy acting with the network net.
+func (d *Deterministic) newPolicy(net nn.Layer) error {
+	var err error
+	d.Pol, err = policy.NewDeterministic(policy.ObsNet{Layer: net}, d.act, rand.New(d.polSrc),
+		policy.DeterministicConfig{Map: d.cfg.Map, Noise: d.noise})
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return nil
+}
+
+// NormalizeObs puts an ObsNorm (the identity until fitted) in front of the
+// actor, the critics and their targets, and rebuilds the policy so that it
+// normalizes too: its parameters then start with the ObsNorm's, which a
+// policy file therefore carries. Call it once, right after Init; the random
+// source of the policy continues where it was.
+func (d *Deterministic) NormalizeObs() error {
+	d.Norm = NewObsNorm(d.obsDim)
+	return d.newPolicy(&normalized{norm: d.Norm, layer: d.Actor, ps: append(d.Norm.Params(), d.ActorParams...)})
+}
+
+// normalize applies Norm, if set, to the observations obs on tp.
+func (d *Deterministic) normalize(tp *tensor.Tape, obs *tensor.Tensor) *tensor.Tensor {
+	if d.Norm == nil {
+		return obs
+	}
+	return d.Norm.Forward(tp, obs)
 }
 
 // Policy returns the exploration policy (a *policy.Deterministic).
@@ -133,6 +171,7 @@ func (d *Deterministic) targets(dst []float32, next *batch.Batch) error {
 	if err != nil {
 		return err
 	}
+	obs = d.normalize(&d.ntp, obs)
 	a := d.Target.Forward(&d.ntp, obs)
 	if d.TargetNoise != nil {
 		d.TargetNoise(a.Data())
@@ -149,21 +188,29 @@ func (d *Deterministic) CriticStep(b *batch.Batch) (float64, error) {
 	if err := d.q.Read(&d.ctp, b, d.actDim); err != nil {
 		return 0, err
 	}
-	return d.CriticNets.Step(&d.ctp, d.q.Obs, d.q.Act, d.q.Returns), nil
+	return d.CriticNets.Step(&d.ctp, d.normalize(&d.ctp, d.q.Obs), d.q.Act, d.q.Returns), nil
 }
 
-// ActorStep makes one step of the actor on b's obs, maximizing the first
-// critic's Q(s, μ(s)), then moves the actor's and the critics' targets by a
-// Polyak step of τ. It returns the actor's loss, or an error, changing
-// nothing, for a batch without obs.
+// ActorStep makes one step of the actor on b's obs, minimizing ActorLoss
+// (by default maximizing the first critic's Q(s, μ(s))), then moves the
+// actor's and the critics' targets by a Polyak step of τ. It returns the
+// actor's loss, or an error, changing nothing, for a batch without obs or
+// one ActorLoss refuses.
 func (d *Deterministic) ActorStep(b *batch.Batch) (float64, error) {
 	d.atp.Reset()
 	obs, err := ReadObs(&d.atp, b)
 	if err != nil {
 		return 0, err
 	}
-	q := d.CriticNets.Online[0].Q(&d.atp, obs, d.Actor.Forward(&d.atp, obs))
-	loss := d.atp.Neg(d.atp.Mean(q))
+	obs = d.normalize(&d.atp, obs)
+	act := d.Actor.Forward(&d.atp, obs)
+	q := d.CriticNets.Online[0].Q(&d.atp, obs, act)
+	var loss *tensor.Tensor
+	if d.ActorLoss == nil {
+		loss = d.atp.Neg(d.atp.Mean(q))
+	} else if loss, err = d.ActorLoss(&d.atp, b, act, q); err != nil {
+		return 0, err
+	}
 	d.ActorOpt.Step(&d.atp, loss)
 	algo.UpdateTarget(d.TargetParams, d.ActorParams, 0, 0, d.cfg.Tau)
 	d.CriticNets.SoftUpdate(d.cfg.Tau)
@@ -194,13 +241,17 @@ func (d *Deterministic) LoadParts(r io.Reader, parts ...algo.Part) error {
 }
 
 // Parts returns the parts of the state: "actor", "actor_target",
-// "actor_optim", the critics' parts, "policy_rng", then extra and last
-// counters, a value holding d.Counters saved as JSON under "counters".
+// "actor_optim", the critics' parts, "policy_rng", "obs_norm" with Norm,
+// then extra and last counters, a value holding d.Counters saved as JSON
+// under "counters".
 func (d *Deterministic) Parts(counters any, extra ...algo.Part) []algo.Part {
 	ps := []algo.Part{
 		algo.ParamsPart("actor", d.ActorParams),
 		algo.ParamsPart("actor_target", d.TargetParams),
 		{Name: "actor_optim", Save: d.ActorOpt.Save, Load: d.ActorOpt.Load},
+	}
+	if d.Norm != nil {
+		ps = append(ps, algo.ParamsPart("obs_norm", d.Norm.Params()))
 	}
 	ps = append(ps, d.CriticNets.Parts()...)
 	ps = append(ps, algo.BinaryPart("policy_rng", d.polSrc))

@@ -40,6 +40,13 @@
 //     [QBatch], [ReadObs] and [NextObs] (a batch's columns as tensors), and
 //     [ContinuousDims], which rejects other spaces naming them. Their
 //     returns are algo.QReturns; their exploration noise is policy's.
+//   - For the offline actor-critics (TD3+BC in package td3bc, continuous
+//     BCQ in package bcqc): [ObsNorm], a fixed per-feature normalization
+//     fitted to a dataset, which [Deterministic.NormalizeObs] puts in front
+//     of the actor, the critics and the policy; Deterministic's ActorLoss
+//     hook for an actor loss other than −mean Q; [MaxAction], the bound of
+//     an action space [−h, h] for algorithms acting in the env's units; and
+//     [Smooth], the target policy smoothing TD3 and TD3+BC share.
 //   - The entropy temperature of SAC, REDQ and discrete SAC: [Alpha]
 //     (α fixed or tuned towards a target entropy, [AlphaLoss]) and
 //     [Temperature], its settings.

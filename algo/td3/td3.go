@@ -59,22 +59,8 @@ func (d *TD3) ActorUpdates() int64 { return d.counters.ActorUpdates }
 
 // smooth is the target policy smoothing of Preprocess's target values
 // minᵢ Q′ᵢ(s′, μ′(s′) + clipped noise).
-func (d *TD3) smooth(act []float32) { Smooth(act, d.cfg.PolicyNoise, d.cfg.NoiseClip, d.rng) }
-
-// Smooth adds target policy smoothing noise to the actions act: σ·ε with
-// ε ~ N(0, 1) from rng.NormFloat64, clipped to [−clip, clip] when clip > 0.
-// σ = 0 adds nothing and draws nothing.
-func Smooth(act []float32, sigma, clip float64, rng *rand.Rand) {
-	if sigma == 0 {
-		return
-	}
-	for i := range act {
-		e := sigma * rng.NormFloat64()
-		if clip > 0 {
-			e = min(max(e, -clip), clip)
-		}
-		act[i] += float32(e)
-	}
+func (d *TD3) smooth(act []float32) {
+	actorcritic.Smooth(act, d.cfg.PolicyNoise, d.cfg.NoiseClip, d.rng)
 }
 
 // Update makes one step of the critics on b (obs, act and returns) and,

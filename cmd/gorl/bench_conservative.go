@@ -168,13 +168,9 @@ func init() {
 		Doc: "discrete CQL and CRR on CartPole-v1 from 20,000 steps of a trained DQN at ε = 0.1 (≥ 195 on 4 of 5 seeds)",
 		Run: conservativeBench{
 			env: offlineEnv, expert: "dqn", expertBar: offlineThreshold,
-			describe: fmt.Sprintf("%d steps collected with it at ε = %v in %d envs", offlineSteps, offlineEps, offlineEnvs),
+			describe: fmt.Sprintf("%d steps collected with it at ε = %v (DQN's training ε) in %d envs", cartpoleDataset.Steps, cartpoleDataset.Epsilon, cartpoleDataset.Envs),
 			data: func(ctx context.Context, p policy.Policy, seed uint64) (buffer.Buffer, collector.Stats, error) {
-				var r offlineResult
-				data, err := collectExpert(ctx, p, seed, &r)
-				var cs collector.Stats
-				cs.Episodes, cs.Return.Mean = r.episodes, r.dataRet
-				return data, cs, err
+				return sampledData(ctx, p, offlineEnv, cartpoleDataset.Steps, cartpoleDataset.Envs, seed)
 			},
 			algos: []string{"discrete-cql", "crr"},
 			bar:   offlineThreshold,

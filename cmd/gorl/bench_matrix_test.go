@@ -39,6 +39,7 @@ func TestRefusedSpaces(t *testing.T) {
 		"a2c": multi, "bc": multi, "bcq": box, "dqn": box, "pg": multi, "ppo": multi,
 		"ddpg": discrete, "sac": discrete, "td3": discrete, "redq": discrete, "discrete-sac": box,
 		"cql": discrete, "discrete-cql": box, "crr": box,
+		"bcq-continuous": discrete, "td3-bc": discrete,
 	}
 	for _, name := range algorithmNames() {
 		act, ok := refused[name]

@@ -12,11 +12,7 @@ import (
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/bc"
 	"github.com/gorl/gorl/algo/bcq"
-	"github.com/gorl/gorl/buffer"
-	"github.com/gorl/gorl/collector"
 	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/env/vector"
-	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/trainer"
 )
 
@@ -28,10 +24,13 @@ import (
 const (
 	offlineEnv       = "CartPole-v1"
 	offlineThreshold = 195.0
-	offlineSteps     = 20_000
-	offlineEnvs      = 10
-	offlineEps       = 0.1
 )
+
+// cartpoleDataset is the data of the offline CartPole run: DQN (gorl's
+// defaults, Tianshou's test settings) trained until its mean test return
+// reaches 195, then 20,000 steps in 10 envs with its greedy actions, each
+// replaced by a uniform random one with probability 0.1.
+var cartpoleDataset = DatasetSpec{Expert: "dqn", Env: offlineEnv, Threshold: offlineThreshold, Steps: 20_000, Envs: 10, Epsilon: 0.1}
 
 // offlineBenchTrainer is offlineTrainer stopping at offlineThreshold.
 func offlineBenchTrainer(explore bool) trainer.Config {
@@ -49,23 +48,27 @@ type offlineResult struct {
 	algos    [2]trainer.Result // BC, BCQ
 }
 
-// offlineRuns runs, for each seed: DQN trained on CartPole until its mean
-// test return reaches 195 (gorl's DQN defaults, Tianshou's test settings);
-// 20,000 steps collected by it with ε = 0.1 into a buffer.Vector; the buffer
-// saved to a file in the buffer package's format and loaded back; BC and BCQ
+// offlineRuns runs, for each seed: cartpoleDataset built by buildDataset
+// (the DQN expert, gorl collect's code path, the file saved in the buffer
+// format and read back as --dataset reads it); BC and BCQ
 // (their DefaultConfigs) trained by the offline trainer on the loaded data
 // until their mean test return reaches 195. It writes a Markdown table.
 func offlineRuns(ctx context.Context, o BenchOptions, w io.Writer) error {
 	fmt.Fprintf(w, "DQN (gorl's defaults) trained on %s to a mean test return ≥ %v, then %d steps collected with ε = %v in %d envs,\n"+
-		"saved in the buffer format, loaded, and BC and BCQ trained offline on them (at most 5 epochs of 2,000 updates of 64,\n"+
+		"by gorl collect's code path, saved in the buffer format, loaded, and BC and BCQ trained offline on them (at most 5 epochs of 2,000 updates of 64,\n"+
 		"100 test episodes after each; stop at a mean test return ≥ %v).\n\n",
-		offlineEnv, offlineThreshold, offlineSteps, offlineEps, offlineEnvs, offlineThreshold)
+		offlineEnv, offlineThreshold, cartpoleDataset.Steps, cartpoleDataset.Epsilon, cartpoleDataset.Envs, offlineThreshold)
 	tb := newTable(w, "seed", "DQN test return", "DQN env steps", "DQN s", "data return", "data episodes", "file MB",
 		"BC test return", "BC updates", "BC s", "BCQ test return", "BCQ updates", "BCQ s")
 	var solved [2]int
+	dir, err := os.MkdirTemp("", "gorl-offline-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
-		r, err := offlineSeed(ctx, seed, o.Log)
+		r, err := offlineSeed(ctx, seed, dir, o.Log)
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", seed, err)
 		}
@@ -106,34 +109,15 @@ func bestOf(r trainer.Result) string {
 	return s
 }
 
-// offlineSeed runs the offline pipeline for one seed.
-func offlineSeed(ctx context.Context, seed uint64, log io.Writer) (offlineResult, error) {
+// offlineSeed runs the offline pipeline for one seed, its dataset built
+// (buildDataset) in dir.
+func offlineSeed(ctx context.Context, seed uint64, dir string, log io.Writer) (offlineResult, error) {
 	var r offlineResult
-	th := fmt.Sprintf("trainer.reward_threshold=%v", offlineThreshold)
-	rc, acfg, err := resolveDefaults("dqn", offlineEnv, []string{th})
+	loaded, info, err := buildDataset(ctx, cartpoleDataset, seed, dir, log)
 	if err != nil {
 		return r, err
 	}
-	rc.Seed = seed
-	s, err := newSession(rc, acfg, nil, trainer.Setup{})
-	if err != nil {
-		return r, err
-	}
-	r.expert, err = s.tr.Run(ctx)
-	s.tr.Close()
-	if err != nil {
-		return r, fmt.Errorf("DQN: %w", err)
-	}
-	fmt.Fprintf(log, "offline seed %d: DQN solved %v (%.1f) in %v\n", seed, r.expert.Solved, r.expert.BestReturn, r.expert.Duration.Round(time.Millisecond))
-
-	data, err := collectExpert(ctx, s.alg.Policy(), seed, &r)
-	if err != nil {
-		return r, fmt.Errorf("collecting: %w", err)
-	}
-	loaded, err := saveLoad(data, &r)
-	if err != nil {
-		return r, err
-	}
+	r.expert, r.episodes, r.dataRet, r.fileSize = info.Expert, info.Episodes, info.Return, info.Size
 
 	probe, err := env.Make(offlineEnv)
 	if err != nil {
@@ -169,82 +153,6 @@ func offlineSeed(ctx context.Context, seed uint64, log io.Writer) (offlineResult
 			r.algos[k].Duration.Round(time.Millisecond))
 	}
 	return r, nil
-}
-
-// collectExpert collects offlineSteps steps with the trained DQN policy,
-// ε-greedy with offlineEps, into a new buffer.Vector, and records the
-// finished episodes' statistics in r.
-func collectExpert(ctx context.Context, p policy.Policy, seed uint64, r *offlineResult) (buffer.Buffer, error) {
-	q, ok := p.(*policy.Q)
-	if !ok {
-		return nil, fmt.Errorf("the DQN policy is a %T, not a *policy.Q", p)
-	}
-	if err := q.SetEps(offlineEps, offlineEps); err != nil {
-		return nil, err
-	}
-	q.SetTrainingStep(true)
-	es, err := makeEnvs(offlineEnv, offlineEnvs)
-	if err != nil {
-		return nil, err
-	}
-	vec, err := vector.NewSync(es)
-	if err != nil {
-		return nil, err
-	}
-	defer vec.Close()
-	data, err := buffer.NewVector(buffer.Config{Size: offlineSteps}, offlineEnvs)
-	if err != nil {
-		return nil, err
-	}
-	c, err := collector.New(collector.Config{Env: vec, Policy: q, Buffer: data, Explore: true,
-		Rand: rand.New(rand.NewPCG(seed, 0xc011ec7))})
-	if err != nil {
-		return nil, err
-	}
-	// Seeds apart from the training (seed + i) and test envs of the DQN run.
-	seeds := make([]env.Seed, offlineEnvs)
-	for i := range seeds {
-		seeds[i] = env.SeedOf(seed + 1_000_000 + uint64(i))
-	}
-	if err := c.Reset(ctx, seeds); err != nil {
-		return nil, err
-	}
-	cs, err := c.Collect(ctx, collector.Request{NStep: offlineSteps})
-	if err != nil {
-		return nil, err
-	}
-	r.episodes, r.dataRet = cs.Episodes, cs.Return.Mean
-	return data, nil
-}
-
-// saveLoad writes data to a temporary file in the buffer package's format,
-// reads it back with buffer.Load, removes the file and records its size.
-func saveLoad(data buffer.Buffer, r *offlineResult) (buffer.Buffer, error) {
-	f, err := os.CreateTemp("", "gorl-offline-*.buf")
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(f.Name())
-	defer f.Close()
-	if err := data.Save(f); err != nil {
-		return nil, fmt.Errorf("saving the data: %w", err)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	r.fileSize = st.Size()
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	loaded, err := buffer.Load(f, r.fileSize)
-	if err != nil {
-		return nil, fmt.Errorf("loading the data: %w", err)
-	}
-	if loaded.Len() != data.Len() {
-		return nil, fmt.Errorf("loaded %d transitions of %d saved", loaded.Len(), data.Len())
-	}
-	return loaded, nil
 }
 
 func init() {

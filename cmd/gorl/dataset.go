@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -49,13 +53,49 @@ func checkDataset(rc RunConfig, acfg algoConfig) error {
 }
 
 // loadDataset reads the dataset of an offline run rc (nil for an online
-// one) and checks that its observations and actions fit the spaces of the
-// run's env.
+// one) with openDataset, for the spaces of the run's env.
 func loadDataset(rc RunConfig, acfg algoConfig) (buffer.Buffer, error) {
 	if err := checkDataset(rc, acfg); err != nil || !acfg.offline() {
 		return nil, err
 	}
-	f, err := os.Open(rc.Dataset)
+	obs, act, err := spaces(rc.Env)
+	if err != nil {
+		return nil, err
+	}
+	return openDataset(rc.Dataset, rc.Env, obs, act)
+}
+
+// openDataset reads the dataset file at path for training in the env envID
+// with the spaces obs and act: a buffer file (buffer.Save), or an HDF5 file
+// (build tag hdf5) in the D4RL layout (buffer.LoadD4RL) or written by
+// buffer's SaveHDF5. It checks that the data holds transitions, that their
+// observations and actions fit the spaces (an error names both shapes) and
+// that every number is finite (an error names the key and the row). It is
+// the one way a dataset enters gorl train and gorl bench.
+func openDataset(path, envID string, obs, act env.Space) (buffer.Buffer, error) {
+	data, err := readDataset(path)
+	if err != nil {
+		return nil, err
+	}
+	if data.Len() == 0 {
+		return nil, fmt.Errorf("dataset %s holds no transitions", path)
+	}
+	if err := fitSpaces(data, obs, act); err != nil {
+		return nil, fmt.Errorf("dataset %s does not fit %s: %w", path, envID, err)
+	}
+	if err := finiteData(data); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// hdf5Signature starts every HDF5 file.
+const hdf5Signature = "\x89HDF\r\n\x1a\n"
+
+// readDataset reads a dataset file, choosing the reader by the file's
+// first bytes.
+func readDataset(path string) (buffer.Buffer, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
@@ -64,21 +104,69 @@ func loadDataset(rc RunConfig, acfg algoConfig) (buffer.Buffer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
+	head := make([]byte, len(hdf5Signature))
+	if n, _ := io.ReadFull(f, head); n == len(head) && string(head) == hdf5Signature {
+		data, err := buffer.LoadD4RL(path)
+		if errors.Is(err, buffer.ErrNoHDF5) {
+			return nil, fmt.Errorf("dataset %s is an HDF5 file, and this gorl was built without HDF5 support: build it with cgo and the tag hdf5 (go build -tags hdf5 ./cmd/gorl, with libhdf5-dev installed), or convert the file to the buffer format with such a build", path)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("dataset %s: %w", path, err)
+		}
+		return data, nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
 	data, err := buffer.Load(f, st.Size())
 	if err != nil {
-		return nil, fmt.Errorf("dataset %s: %w", rc.Dataset, err)
-	}
-	if data.Len() == 0 {
-		return nil, fmt.Errorf("dataset %s holds no transitions", rc.Dataset)
-	}
-	obs, act, err := spaces(rc.Env)
-	if err != nil {
-		return nil, err
-	}
-	if err := fitSpaces(data, obs, act); err != nil {
-		return nil, fmt.Errorf("dataset %s does not fit %s: %w", rc.Dataset, rc.Env, err)
+		return nil, fmt.Errorf("dataset %s: %w", path, err)
 	}
 	return data, nil
+}
+
+// saveDataset writes data to path: in the D4RL layout for a name ending in
+// .h5 or .hdf5 (buffer.SaveD4RL, build tag hdf5), in the buffer format
+// otherwise. The file is replaced atomically.
+func saveDataset(path string, data buffer.Buffer) error {
+	if ext := strings.ToLower(filepath.Ext(path)); ext == ".h5" || ext == ".hdf5" {
+		if err := buffer.SaveD4RL(path, data); err != nil {
+			if errors.Is(err, buffer.ErrNoHDF5) {
+				return fmt.Errorf("%s: writing HDF5 needs a gorl built with cgo and the tag hdf5 (go build -tags hdf5 ./cmd/gorl); or name the file .buf for the buffer format", path)
+			}
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return nil
+	}
+	return writeAtomic(path, data.Save)
+}
+
+// finiteData returns an error naming the key and the row (in the order of
+// the dataset's transitions) of the first NaN or ±Inf among the float
+// columns obs, act, rew and obs_next.
+func finiteData(data buffer.Buffer) error {
+	var b batch.Batch
+	if err := data.TakeTo(&b, data.SampleIndices(0, nil)); err != nil {
+		return err
+	}
+	for _, key := range []string{batch.KeyObs, batch.KeyAct, batch.KeyRew, batch.KeyObsNext} {
+		a, err := b.Array(key)
+		if err != nil || !a.DType().IsFloat() {
+			continue
+		}
+		f, err := a.AsType(nd.Float64)
+		if err != nil {
+			return err
+		}
+		vals := nd.Data[float64](f.Copy())
+		per := max(1, len(vals)/max(1, a.Dim(0)))
+		for i, v := range vals {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%s, row %d: %v (a dataset must hold finite numbers)", key, i/per, v)
+			}
+		}
+	}
+	return nil
 }
 
 // fitSpaces checks that every transition of data has an observation (and

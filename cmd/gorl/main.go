@@ -13,7 +13,8 @@ import (
 
 const usage = `usage:
   gorl train --algo NAME --env ID [--seed N] [--config FILE] [--logdir DIR] [--set path=value]... [--resume | --overwrite]
-  gorl train --algo bc|bcq --dataset FILE [--env ID] [...]
+  gorl train --algo bc|bcq|bcq-continuous|td3-bc --dataset FILE [--env ID] [...]
+  gorl collect --policy RUN_DIR --steps N --out FILE [--env ID] [--noise σ | --epsilon ε]
   gorl eval [--episodes N] [--seed N] [--gif FILE] POLICY_OR_RUN_DIR
   gorl list [--presets]
   gorl bench [--seeds N] [RUN]...
@@ -68,6 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdTrain(ctx, args[1:], stdout, stderr)
 	case "eval":
 		return cmdEval(ctx, args[1:], stdout, stderr)
+	case "collect":
+		return cmdCollect(ctx, args[1:], stdout, stderr)
 	case "list":
 		if len(args) > 1 && args[1] == "--presets" {
 			return cmdListPresets(stdout)
