@@ -108,6 +108,10 @@ func LoadError() error {
 // is overwritten and its previous contents (even NaN) do not matter.
 //
 // Gemm panics if a slice is too short for its dimensions.
+//
+// Products of at least ParWork multiply-adds are cut into tiles of C, fixed
+// by the shape alone, that the worker pool (package par) computes: the
+// result does not depend on the number of workers.
 func Gemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if m == 0 || n == 0 {
 		return
@@ -115,6 +119,26 @@ func Gemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []flo
 	checkLen(tA, m, k, a, lda)
 	checkLen(tB, k, n, b, ldb)
 	checkLen(false, m, n, c, ldc)
+	if m*n*k >= ParWork {
+		parGemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	gemm1(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// Gemm1 is Gemm on the calling goroutine, for callers that split the work
+// themselves (one task of a par.Run).
+func Gemm1(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	checkLen(tA, m, k, a, lda)
+	checkLen(tB, k, n, b, ldb)
+	checkLen(false, m, n, c, ldc)
+	gemm1(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+func gemm1(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if k == 0 || m*n*k <= tinyWork {
 		smallGemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
