@@ -3,7 +3,6 @@ package optim
 import (
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/gorl/gorl/internal/par"
 	"github.com/gorl/gorl/nn"
@@ -25,7 +24,7 @@ func ClipGradNorm(ps nn.Params, maxNorm float64) float64 {
 	if !(maxNorm > 0) {
 		panic(fmt.Errorf("%w: gradient clipping to norm %v", ErrConfig, maxNorm))
 	}
-	t := clipTasks.Get().(*clipTask)
+	t := clipTasks.Get()
 	defer clipTasks.Put(t)
 	var ss float64
 	for _, p := range ps {
@@ -55,7 +54,7 @@ type clipTask struct {
 	parts [64]float64
 }
 
-var clipTasks = sync.Pool{New: func() any { return new(clipTask) }}
+var clipTasks par.Free[clipTask]
 
 func (t *clipTask) Task(i, _ int) {
 	lo := i * t.size

@@ -1,8 +1,6 @@
 package tensor
 
 import (
-	"sync"
-
 	"github.com/gorl/gorl/internal/par"
 	"github.com/gorl/gorl/tensor/internal/blas"
 )
@@ -44,7 +42,7 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 	n.idx = g.runs(n.idx)
 	n.aux[0] = resize(n.aux[0], np*g.k)  // the unrolled input, kept for backward
 	n.aux[1] = resize(n.aux[1], np*g.oc) // the product, [N·P, OC]
-	t := convTasks.Get().(*convTask)
+	t := convTasks.Get()
 	*t = convTask{g: g, x: x.data, w: w.data, y: y, cols: n.aux[0], prod: n.aux[1], runs: n.idx}
 	if b != nil {
 		t.b = b.data
@@ -80,7 +78,7 @@ type convTask struct {
 	sumSize, sumTasks   int // the chunks of convSum
 }
 
-var convTasks = sync.Pool{New: func() any { return new(convTask) }}
+var convTasks par.Free[convTask]
 
 // plan cuts the batch into a power of two of groups (at most the batch size)
 // that get at least convTile multiply-adds each of work, the multiply-adds
@@ -370,7 +368,7 @@ func conv2dBack(n *node) {
 	// [N, OC, P] to [N·P, OC] (in the forward product's memory), computes
 	// its partial filter gradient and its input gradient; the partial
 	// filter gradients are then summed in group order.
-	t := convTasks.Get().(*convTask)
+	t := convTasks.Get()
 	*t = convTask{g: g, w: w.data, cols: n.aux[0], gy: gy, gt: n.aux[1], runs: n.idx,
 		wantW: w.requiresGrad, wantX: x.requiresGrad}
 	work := 0

@@ -197,7 +197,7 @@
 //   - OpenBLAS is called through its Fortran interface (sgemm_), whose
 //     arguments are all pointers: purego.SyscallN places only integer
 //     arguments correctly, and cblas_sgemm takes its two scalars in
-//     floating-point registers. The argument block comes from a sync.Pool,
+//     floating-point registers. The argument block comes from a free list,
 //     so a call allocates nothing.
 //   - OPENBLAS_CORETYPE is chosen from the CPU's features when unset:
 //     OpenBLAS 0.3.21 does not know newer Intel CPUs (family 6, model 207,
@@ -228,7 +228,7 @@
 //     inner loops would be only a few elements long (x·wᵀ with a 4-wide
 //     input, a 2-wide output), run in plain Go loops: a library call costs
 //     more there. From 8 rows on, gonum computes x·wᵀ with fewer than 16
-//     inputs as x·(wᵀ) on a transposed copy of w (from a sync.Pool): its
+//     inputs as x·(wᵀ) on a transposed copy of w (from a free list): its
 //     AXPY form beats both its dot-product form and the Go loops there.
 //   - Shapes are slices kept with their node's memory, not fixed arrays, so
 //     any rank works; only broadcasting and Transpose bound the rank (16,

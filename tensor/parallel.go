@@ -1,10 +1,6 @@
 package tensor
 
-import (
-	"sync"
-
-	"github.com/gorl/gorl/internal/par"
-)
+import "github.com/gorl/gorl/internal/par"
 
 // WorkersEnv is the environment variable that caps the number of goroutines
 // the package's kernels use (GOMAXPROCS by default).
@@ -38,7 +34,7 @@ const (
 	elemReLUBack
 )
 
-var elemTasks = sync.Pool{New: func() any { return new(elemTask) }}
+var elemTasks par.Free[elemTask]
 
 func (t *elemTask) Task(i, _ int) {
 	lo := i * t.size
@@ -55,7 +51,7 @@ func (t *elemTask) Task(i, _ int) {
 func runElem(op int, y, x, g []float32, acc bool) {
 	n := len(x)
 	count, size := par.Chunks(n, elemGrain, 64)
-	t := elemTasks.Get().(*elemTask)
+	t := elemTasks.Get()
 	*t = elemTask{op: op, size: size, y: y, x: x, g: g, acc: acc}
 	par.Run(count, par.Workers(), t)
 	*t = elemTask{}

@@ -95,7 +95,7 @@ type job struct {
 	wg    sync.WaitGroup
 }
 
-var jobs = sync.Pool{New: func() any { return new(job) }}
+var jobs Free[job]
 
 // work claims and runs tasks until none is left.
 func (j *job) work(w int) {
@@ -138,7 +138,7 @@ func Run(n, w int, t Tasks) {
 	}
 	helpers := min(w, n) - 1
 	ensure(w - 1)
-	j := jobs.Get().(*job)
+	j := jobs.Get()
 	j.tasks, j.n = t, n
 	j.next.Store(0)
 	j.slot.Store(1)
@@ -170,4 +170,34 @@ func Chunks(n, grain, limit int) (count, size int) {
 	size = (size + 15) &^ 15
 	count = (n + size - 1) / size
 	return count, size
+}
+
+// Free is a list of reusable values, safe for concurrent use, for the task
+// structures that Run's callers hand over. Unlike a sync.Pool it keeps its
+// values across garbage collections and does not tie them to the processor
+// that put them back: a goroutine that moved to another processor between
+// Put and Get would get a new value from a sync.Pool, an allocation in a
+// steady-state step.
+type Free[T any] struct {
+	mu    sync.Mutex
+	items []*T
+}
+
+// Get returns a value from the list, or a new zero value when it is empty.
+func (f *Free[T]) Get() *T {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n := len(f.items); n > 0 {
+		t := f.items[n-1]
+		f.items = f.items[:n-1]
+		return t
+	}
+	return new(T)
+}
+
+// Put returns t to the list.
+func (f *Free[T]) Put(t *T) {
+	f.mu.Lock()
+	f.items = append(f.items, t)
+	f.mu.Unlock()
 }

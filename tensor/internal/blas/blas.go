@@ -45,6 +45,8 @@ import (
 	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/gorl/gorl/internal/par"
 )
 
 // EnvVar names the environment variable that selects the implementation.
@@ -207,7 +209,7 @@ func gonumSerial(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, 
 // smallKBuf holds a transposed copy of B for gonumSmallK.
 type smallKBuf [4096]float32
 
-var smallKPool = sync.Pool{New: func() any { return new(smallKBuf) }}
+var smallKPool par.Free[smallKBuf]
 
 // smallKRows is the fewest rows of C for which gonumSmallK beats smallGemm:
 // at batch 1 the copy and gonum's call cost more than the product.
@@ -220,7 +222,7 @@ const smallKRows = 8
 // one assembly AXPY per row. With the copy it beats both smallGemm's
 // strided loops and gonum's Bᵀ form (BenchmarkGemm).
 func gonumSmallK(tA bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	buf := smallKPool.Get().(*smallKBuf)
+	buf := smallKPool.Get()
 	bt := buf[:k*n]
 	for j := 0; j < n; j++ {
 		for l, v := range b[j*ldb : j*ldb+k] {

@@ -1,10 +1,6 @@
 package blas
 
-import (
-	"sync"
-
-	"github.com/gorl/gorl/internal/par"
-)
+import "github.com/gorl/gorl/internal/par"
 
 // ParTile is the fewest multiply-adds a tile of a product gets when Gemm
 // cuts it for the worker pool, and ParWork the fewest for which it cuts:
@@ -34,7 +30,7 @@ type gemmTiles struct {
 	tiles    int
 }
 
-var tilesPool = sync.Pool{New: func() any { return new(gemmTiles) }}
+var tilesPool par.Free[gemmTiles]
 
 // plan cuts the product into a power of two of tiles (two or four workers
 // get the same work) of at least ParTile multiply-adds, along the rows of C
@@ -73,7 +69,7 @@ func (g *gemmTiles) Task(i, _ int) {
 }
 
 func parGemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	g := tilesPool.Get().(*gemmTiles)
+	g := tilesPool.Get()
 	*g = gemmTiles{tA: tA, tB: tB, m: m, n: n, k: k, alpha: alpha, a: a, lda: lda, b: b, ldb: ldb, beta: beta, c: c, ldc: ldc}
 	g.plan()
 	par.Run(g.tiles, par.Workers(), g)
