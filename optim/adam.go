@@ -82,7 +82,8 @@ func (c AdamConfig) Validate() error {
 // float32 are flushed to zero (see the package documentation).
 type Adam struct {
 	params
-	cfg AdamConfig
+	cfg  AdamConfig
+	task adamTask
 }
 
 // NewAdam returns an Adam optimizer over the trainable tensors of ps (buffers
@@ -135,7 +136,7 @@ func (a *Adam) Step() {
 		if a.cfg.AMSGrad {
 			vmax = s.buf[2]
 		}
-		adamUpdate(s.t.Data(), g, s.buf[0], s.buf[1], vmax, &k)
+		a.task.run(s.t.Data(), g, s.buf[0], s.buf[1], vmax, &k)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gorl/gorl/internal/par"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/tensor"
 )
@@ -191,5 +192,54 @@ func TestFlushSubnormal(t *testing.T) {
 	}
 	if got := flushSubnormal(float32(math.NaN())); got == got {
 		t.Errorf("flushSubnormal(NaN) = %g", got)
+	}
+}
+
+// TestClipGradNormLong covers gradients long enough to be summed and scaled
+// in pieces over the worker pool.
+func TestClipGradNormLong(t *testing.T) {
+	defer par.SetWorkers(0)
+	const n = 300_000 // more than 2·parGrain: cut into pieces
+	p := tensor.New(n).SetRequiresGrad(true)
+	ps := nn.Params{{Name: "w", Tensor: p}}
+	// All 0.5: the squares sum exactly to n/4 = 75,000 in any order.
+	fill := func(v float32) {
+		g := make([]float32, n)
+		for i := range g {
+			g[i] = v
+		}
+		setGrads(ps, [][]float32{g})
+	}
+	fill(0.5)
+	want := math.Sqrt(75_000)
+	if got := ClipGradNorm(ps, 1); got != want {
+		t.Errorf("norm %v, want %v", got, want)
+	}
+	if g, w := p.Grad()[n-1], float32(0.5*(1/(want+1e-6))); math.Abs(float64(g-w)) > 1e-9 {
+		t.Errorf("last element scaled to %v, want %v", g, w)
+	}
+	// An infinite element: the factor is 0, as in PyTorch; the others
+	// become 0 and the infinite one NaN.
+	fill(0.5)
+	p.Grad()[7] = float32(math.Inf(1))
+	if got := ClipGradNorm(ps, 1); !math.IsInf(got, 1) {
+		t.Errorf("norm %v, want +Inf", got)
+	}
+	if g := p.Grad(); g[0] != 0 || g[n-1] != 0 || !math.IsNaN(float64(g[7])) {
+		t.Errorf("after an infinite norm: %v, %v, %v; want 0, 0, NaN", g[0], g[n-1], g[7])
+	}
+	// The norm of uneven values has the same bits on 1 and 3 workers.
+	var norms []float64
+	for _, w := range []int{1, 3} {
+		par.SetWorkers(w)
+		g := make([]float32, n)
+		for i := range g {
+			g[i] = float32(math.Sin(float64(i)))
+		}
+		setGrads(ps, [][]float32{g})
+		norms = append(norms, ClipGradNorm(ps, 1e9))
+	}
+	if math.Float64bits(norms[0]) != math.Float64bits(norms[1]) {
+		t.Errorf("norm %v on 1 worker, %v on 3", norms[0], norms[1])
 	}
 }

@@ -1,6 +1,9 @@
 package tensor
 
-import "github.com/gorl/gorl/tensor/internal/blas"
+import (
+	"github.com/gorl/gorl/internal/par"
+	"github.com/gorl/gorl/tensor/internal/blas"
+)
 
 // Conv2d returns the 2-D cross-correlation of x [N, C, H, W] with the filters
 // w [OC, C, KH, KW] plus the bias b [OC] (or nil), PyTorch's conv2d with the
@@ -8,9 +11,11 @@ import "github.com/gorl/gorl/tensor/internal/blas"
 // [N, OC, OH, OW] with OH = (H + 2·padding − KH)/stride + 1 (rounded down) and
 // likewise OW.
 //
-// It is computed as one matrix product over the whole batch: the input
-// patches are unrolled (im2col) into a [N·OH·OW, C·KH·KW] matrix, kept for the
-// backward pass, whose two products (filters and input) are GEMMs too.
+// The input patches are unrolled (im2col) into a [N·OH·OW, C·KH·KW] matrix,
+// kept for the backward pass, and multiplied by the filters; the backward
+// pass's two products (filters and input) are GEMMs too. Large batches are
+// cut into groups of samples that the worker pool (see Workers) computes;
+// the filter gradients of the groups are summed in group order.
 //
 // Conv2d panics with ErrArg if stride < 1 or padding < 0, and with ErrShape if
 // the shapes do not fit or the output would be empty.
@@ -37,29 +42,164 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 	n.idx = g.runs(n.idx)
 	n.aux[0] = resize(n.aux[0], np*g.k)  // the unrolled input, kept for backward
 	n.aux[1] = resize(n.aux[1], np*g.oc) // the product, [N·P, OC]
-	g.unroll(n.aux[0], x.data, n.idx, 0, np, false)
-	blas.Gemm(false, true, np, g.oc, g.k, 1, n.aux[0], g.k, w.data, g.k, 0, n.aux[1], g.oc)
-	// Reorder [N, P, OC] to [N, OC, P], adding the bias.
+	t := convTasks.Get()
+	*t = convTask{g: g, x: x.data, w: w.data, y: y, cols: n.aux[0], prod: n.aux[1], runs: n.idx}
+	if b != nil {
+		t.b = b.data
+	}
+	t.plan(np * g.k * g.oc)
+	t.phase = convForward
+	par.Run(t.tasks, par.Workers(), t)
+	t.release()
+	return &n.out
+}
+
+// The phases of a convTask.
+const (
+	convForward = iota // unroll, multiply and reorder a group of samples
+	convBack           // a group's share of the gradients
+	convSum            // sum the groups' filter gradients over a range
+)
+
+// convTask is one phase of a convolution, split by groups of samples for
+// the worker pool. Every task writes only its own samples' rows and images,
+// or its own part of a sum, and the groups depend on the shapes alone: the
+// result does not depend on the number of workers.
+type convTask struct {
+	g                   geom
+	phase               int
+	per, tasks          int // samples per group, groups
+	x, w, b, y          []float32
+	cols, prod          []float32
+	runs                []int
+	gy, gt, dx, scratch []float32
+	dw, parts           []float32 // the filter gradient and the groups' partial sums
+	acc, wantW, wantX   bool
+	sumSize, sumTasks   int // the chunks of convSum
+}
+
+var convTasks par.Free[convTask]
+
+// plan cuts the batch into a power of two of groups (at most the batch size)
+// that get at least convTile multiply-adds each of work, the multiply-adds
+// of the whole phase, and into two groups when work is below that but more
+// than twice blas.ParTile. A power of two keeps two or four workers evenly
+// loaded; larger groups keep the products efficient.
+func (t *convTask) plan(work int) {
+	groups := 1
+	for groups*2 <= t.g.n && groups*2*convTile <= work && groups < 64 {
+		groups *= 2
+	}
+	if groups == 1 && t.g.n >= 2 && work >= 2*blas.ParTile {
+		groups = 2
+	}
+	t.per = ceilDiv(t.g.n, groups)
+	t.tasks = ceilDiv(t.g.n, t.per)
+}
+
+// convTile is the work a group of samples gets at least, but for two groups.
+const convTile = 1 << 24
+
+func (t *convTask) release() {
+	*t = convTask{}
+	convTasks.Put(t)
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+func (t *convTask) Task(i, w int) {
+	g := &t.g
 	p := g.oh * g.ow
-	for i := 0; i < g.n; i++ {
-		prod := n.aux[1][i*p*g.oc : (i+1)*p*g.oc]
+	if t.phase == convSum {
+		t.sum(i)
+		return
+	}
+	s0, s1 := i*t.per, min((i+1)*t.per, g.n)
+	r0, r1 := s0*p, s1*p
+	switch t.phase {
+	case convForward:
+		g.unroll(t.cols[r0*g.k:], t.x, t.runs, r0, r1, false)
+		blas.Gemm1(false, true, r1-r0, g.oc, g.k, 1, t.cols[r0*g.k:], g.k, t.w, g.k, 0, t.prod[r0*g.oc:], g.oc)
+		t.reorder(s0, s1)
+	case convBack:
+		t.reorderGrad(s0, s1)
+		gt := t.gt[r0*g.oc:]
+		if t.wantW { // the group's dW = gtᵀ·cols, into dW itself for one group
+			if t.tasks == 1 {
+				blas.Gemm1(true, false, g.oc, g.k, r1-r0, 1, gt, g.oc, t.cols[r0*g.k:], g.k, beta(t.acc), t.dw, g.k)
+			} else {
+				blas.Gemm1(true, false, g.oc, g.k, r1-r0, 1, gt, g.oc, t.cols[r0*g.k:], g.k, 0, t.parts[i*g.oc*g.k:], g.k)
+			}
+		}
+		if t.wantX {
+			// dcols = gt·W for the group's rows, folded back onto its
+			// images while they are in the cache.
+			d := t.scratch[w*t.per*p*g.k : (w+1)*t.per*p*g.k]
+			blas.Gemm1(false, false, r1-r0, g.k, g.oc, 1, gt, g.oc, t.w, g.k, 0, d, g.k)
+			g.unroll(d, t.dx, t.runs, r0, r1, true)
+		}
+	}
+}
+
+// sum adds chunk i of the groups' partial filter gradients into dW, group
+// by group in order.
+func (t *convTask) sum(i int) {
+	lo := i * t.sumSize
+	hi := min(lo+t.sumSize, len(t.dw))
+	dw := t.dw[lo:hi]
+	size := len(t.dw)
+	for gi := 0; gi < t.tasks; gi++ {
+		part := t.parts[gi*size+lo : gi*size+hi]
+		if gi == 0 && !t.acc {
+			copy(dw, part)
+			continue
+		}
+		for j, v := range part {
+			dw[j] += v
+		}
+	}
+}
+
+// reorder moves samples s0 to s1−1 of the product [N, P, OC] into the result
+// [N, OC, P], adding the bias.
+func (t *convTask) reorder(s0, s1 int) {
+	g := &t.g
+	p := g.oh * g.ow
+	for i := s0; i < s1; i++ {
+		prod := t.prod[i*p*g.oc : (i+1)*p*g.oc]
 		for o := 0; o < g.oc; o++ {
-			dst := y[(i*g.oc+o)*p : (i*g.oc+o+1)*p]
+			dst := t.y[(i*g.oc+o)*p : (i*g.oc+o+1)*p]
 			var bv float32
-			if b != nil {
-				bv = b.data[o]
+			if t.b != nil {
+				bv = t.b[o]
 			}
 			for j := range dst {
 				dst[j] = prod[j*g.oc+o] + bv
 			}
 		}
 	}
-	return &n.out
 }
 
-// colBlock is the number of elements of the unrolled input's gradient
-// computed and folded back at a time (512 KB).
-const colBlock = 1 << 17
+// reorderGrad moves samples s0 to s1−1 of the result's gradient [N, OC, P]
+// into [N·P, OC], 32 positions at a time: the 32 rows written then stay in
+// the L1 cache while every channel's values are stored into them.
+func (t *convTask) reorderGrad(s0, s1 int) {
+	g := &t.g
+	p := g.oh * g.ow
+	const tile = 32
+	for i := s0; i < s1; i++ {
+		src, dst := t.gy[i*p*g.oc:(i+1)*p*g.oc], t.gt[i*p*g.oc:(i+1)*p*g.oc]
+		for j0 := 0; j0 < p; j0 += tile {
+			j1 := min(j0+tile, p)
+			for o := 0; o < g.oc; o++ {
+				d := dst[j0*g.oc+o:]
+				for j, v := range src[o*p+j0 : o*p+j1] {
+					d[j*g.oc] = v
+				}
+			}
+		}
+	}
+}
 
 // geom holds the sizes of a convolution.
 type geom struct {
@@ -221,40 +361,46 @@ func conv2dBack(n *node) {
 			}
 		}
 	}
-	// Reorder the result's gradient [N, OC, P] to [N·P, OC], in the forward
-	// product's memory, 32 positions at a time: the 32 rows written then
-	// stay in the L1 cache while every channel's values are stored into
-	// them.
-	gt := n.aux[1]
-	if w.requiresGrad || x.requiresGrad {
-		const tile = 32
-		for i := 0; i < g.n; i++ {
-			src, dst := gy[i*p*g.oc:(i+1)*p*g.oc], gt[i*p*g.oc:(i+1)*p*g.oc]
-			for j0 := 0; j0 < p; j0 += tile {
-				j1 := min(j0+tile, p)
-				for o := 0; o < g.oc; o++ {
-					d := dst[j0*g.oc+o:]
-					for j, v := range src[o*p+j0 : o*p+j1] {
-						d[j*g.oc] = v
-					}
-				}
-			}
+	if !w.requiresGrad && !x.requiresGrad {
+		return
+	}
+	// Each group of samples reorders its rows of the result's gradient
+	// [N, OC, P] to [N·P, OC] (in the forward product's memory), computes
+	// its partial filter gradient and its input gradient; the partial
+	// filter gradients are then summed in group order.
+	t := convTasks.Get()
+	*t = convTask{g: g, w: w.data, cols: n.aux[0], gy: gy, gt: n.aux[1], runs: n.idx,
+		wantW: w.requiresGrad, wantX: x.requiresGrad}
+	work := 0
+	if t.wantW {
+		work += np * g.k * g.oc
+	}
+	if t.wantX {
+		work += np * g.k * g.oc
+	}
+	t.plan(work)
+	workers := par.Workers()
+	// aux[2] holds the groups' partial filter gradients, then each worker's
+	// unrolled input gradient.
+	nParts, nScratch := 0, 0
+	if t.wantW {
+		t.dw, t.acc = gradInto(w)
+		if t.tasks > 1 {
+			nParts = t.tasks * len(t.dw)
 		}
 	}
-	if w.requiresGrad { // dW = gtᵀ·cols
-		dw, acc := gradInto(w)
-		blas.Gemm(true, false, g.oc, g.k, np, 1, gt, g.oc, n.aux[0], g.k, beta(acc), dw, g.k)
+	if t.wantX {
+		t.dx = gradAdd(x)
+		nScratch = min(workers, t.tasks) * t.per * p * g.k
 	}
-	if x.requiresGrad {
-		// dcols = gt·W, folded back onto the image block by block: a block
-		// of rows stays in the cache between the product and the fold.
-		dx := gradAdd(x)
-		rows := max(1, colBlock/g.k)
-		n.aux[2] = resize(n.aux[2], min(rows, np)*g.k)
-		for r := 0; r < np; r += rows {
-			r1 := min(r+rows, np)
-			blas.Gemm(false, false, r1-r, g.k, g.oc, 1, gt[r*g.oc:], g.oc, w.data, g.k, 0, n.aux[2], g.k)
-			g.unroll(n.aux[2], dx, n.idx, r, r1, true)
-		}
+	n.aux[2] = resize(n.aux[2], nParts+nScratch)
+	t.parts, t.scratch = n.aux[2][:nParts], n.aux[2][nParts:]
+	t.phase = convBack
+	par.Run(t.tasks, workers, t)
+	if t.wantW && t.tasks > 1 {
+		t.sumTasks, t.sumSize = par.Chunks(len(t.dw), 1<<14, 16)
+		t.phase = convSum
+		par.Run(t.sumTasks, workers, t)
 	}
+	t.release()
 }

@@ -108,7 +108,10 @@
 // starts (OpenBLAS's own variable, read once when the library is loaded),
 // for example OPENBLAS_NUM_THREADS=4. The package never changes the process
 // environment: variables it needs while loading OpenBLAS (one thread, the
-// core type for the CPU) are restored right after the load. Building with
+// core type for the CPU) are restored right after the load. Convolutions,
+// products of at least 8.4 million multiply-adds and long elementwise
+// kernels are split over Workers() goroutines instead (see Decisions).
+// Building with
 // the tag gorl_noopenblas leaves
 // the loader (and purego, which makes binaries link the C library
 // dynamically) out.
@@ -158,10 +161,11 @@
 //     CNN this more than halved the first layer's unrolling and cut every
 //     layer's forward pass.
 //   - The gradient of the unrolled input (for a convolution whose input
-//     needs one) is computed and folded back onto the image in blocks of
-//     512 KB instead of whole (5.3 MB for the Nature CNN's second layer at
-//     batch 32): the block is still in the cache when it is folded, which
-//     made the training step a little faster.
+//     needs one) is computed and folded back onto the image group of
+//     samples by group (see the worker pool below) instead of whole (5.3 MB
+//     for the Nature CNN's second layer at batch 32): the group's rows are
+//     still in the cache when they are folded. (Before the pool, blocks of
+//     512 KB did the same.)
 //   - Computing the forward product as cols·(Wᵀ), with Wᵀ copied, in blocks
 //     of rows for OpenBLAS's small kernels was faster for the products
 //     alone but slower inside the layers; not kept.
@@ -193,7 +197,7 @@
 //   - OpenBLAS is called through its Fortran interface (sgemm_), whose
 //     arguments are all pointers: purego.SyscallN places only integer
 //     arguments correctly, and cblas_sgemm takes its two scalars in
-//     floating-point registers. The argument block comes from a sync.Pool,
+//     floating-point registers. The argument block comes from a free list,
 //     so a call allocates nothing.
 //   - OPENBLAS_CORETYPE is chosen from the CPU's features when unset:
 //     OpenBLAS 0.3.21 does not know newer Intel CPUs (family 6, model 207,
@@ -224,7 +228,7 @@
 //     inner loops would be only a few elements long (x·wᵀ with a 4-wide
 //     input, a 2-wide output), run in plain Go loops: a library call costs
 //     more there. From 8 rows on, gonum computes x·wᵀ with fewer than 16
-//     inputs as x·(wᵀ) on a transposed copy of w (from a sync.Pool): its
+//     inputs as x·(wᵀ) on a transposed copy of w (from a free list): its
 //     AXPY form beats both its dot-product form and the Go loops there.
 //   - Shapes are slices kept with their node's memory, not fixed arrays, so
 //     any rank works; only broadcasting and Transpose bound the rank (16,
@@ -239,4 +243,35 @@
 //     that owns it decides whether to call it.
 //   - Benchmarks report cpu-ns/op besides ns/op (see above), and their names
 //     carry the BLAS that ran (blas=openblas, blas=gonum).
+//   - Work is spread over cores by a pool of goroutines (Workers,
+//     SetWorkers, GORL_WORKERS), not by OpenBLAS's threads: with
+//     OPENBLAS_NUM_THREADS=2 the Nature-CNN step used more CPU time and took
+//     longer than on one thread, its threads spin on the cores the
+//     goroutines need, and they would split the small products of the MLPs
+//     too. The pool's helpers block on a channel and take a Run's tasks only
+//     when idle, so nested or concurrent Runs never wait for each other.
+//   - Every split is fixed by the shapes, never by the number of workers:
+//     a convolution cuts its batch into a power of two of sample groups of
+//     at least 16.8 million multiply-adds each (two groups from 8.4
+//     million), a large product (8.4 million multiply-adds or more) cuts C
+//     into a power of two of row or column tiles of at least 4.2 million,
+//     and each group's filter gradient goes to its own buffer, the buffers
+//     summed in group order. So a seed gives the same bits on any core
+//     count (tested on 1, 2 and 4 workers), at the price of the same split
+//     on one worker. Powers of two load two or four workers evenly.
+//   - The unit of a convolution's work is a group of samples that is
+//     unrolled, multiplied and reordered in one task (forward), and whose
+//     result gradient is reordered, multiplied into its filter-gradient
+//     share and its input gradient, and folded back in one task (backward):
+//     the group's rows stay in the cache between the steps. Tasks of one
+//     sample each made the step take more CPU time (OpenBLAS is inefficient
+//     on products of 49 or 81 rows), and so did unrolling in parallel,
+//     multiplying in one tiled product and reordering in parallel. Cutting
+//     the filter gradient's product by columns (no partial sums) was slower
+//     than by samples with partial sums: each column tile packs the whole
+//     result gradient again.
+//   - Elementwise kernels (ReLU forward and backward, Adam's update) are
+//     split into pieces of at least 65,536 elements from 131,072 elements
+//     on: below that a hand-off costs more than it saves, and the
+//     4→128→128→2 MLP's step stays entirely on the calling goroutine.
 package tensor

@@ -156,7 +156,7 @@ func unaryForward(op unaryOp, y, x []float32, p0, p1 float32) {
 			y[i] = v * p0
 		}
 	case opReLU:
-		relu(y, x)
+		reluPar(y, x)
 	case opLeakyReLU:
 		for i, v := range x {
 			if v <= 0 {
@@ -258,7 +258,7 @@ func unaryBack(n *node) {
 			put(i, gv*p0)
 		}
 	case opReLU:
-		reluBack(dst, g, y, acc)
+		reluBackPar(dst, g, y, acc)
 	case opLeakyReLU:
 		for i, gv := range g {
 			put(i, selectPos(x[i], gv, gv*p0))

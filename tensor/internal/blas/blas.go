@@ -45,6 +45,8 @@ import (
 	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/gorl/gorl/internal/par"
 )
 
 // EnvVar names the environment variable that selects the implementation.
@@ -108,6 +110,10 @@ func LoadError() error {
 // is overwritten and its previous contents (even NaN) do not matter.
 //
 // Gemm panics if a slice is too short for its dimensions.
+//
+// Products of at least ParWork multiply-adds are cut into tiles of C, fixed
+// by the shape alone, that the worker pool (package par) computes: the
+// result does not depend on the number of workers.
 func Gemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if m == 0 || n == 0 {
 		return
@@ -115,6 +121,26 @@ func Gemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []flo
 	checkLen(tA, m, k, a, lda)
 	checkLen(tB, k, n, b, ldb)
 	checkLen(false, m, n, c, ldc)
+	if m*n*k >= ParWork {
+		parGemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	gemm1(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// Gemm1 is Gemm on the calling goroutine, for callers that split the work
+// themselves (one task of a par.Run).
+func Gemm1(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	checkLen(tA, m, k, a, lda)
+	checkLen(tB, k, n, b, ldb)
+	checkLen(false, m, n, c, ldc)
+	gemm1(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+func gemm1(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if k == 0 || m*n*k <= tinyWork {
 		smallGemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
@@ -183,7 +209,7 @@ func gonumSerial(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, 
 // smallKBuf holds a transposed copy of B for gonumSmallK.
 type smallKBuf [4096]float32
 
-var smallKPool = sync.Pool{New: func() any { return new(smallKBuf) }}
+var smallKPool par.Free[smallKBuf]
 
 // smallKRows is the fewest rows of C for which gonumSmallK beats smallGemm:
 // at batch 1 the copy and gonum's call cost more than the product.
@@ -196,7 +222,7 @@ const smallKRows = 8
 // one assembly AXPY per row. With the copy it beats both smallGemm's
 // strided loops and gonum's Bᵀ form (BenchmarkGemm).
 func gonumSmallK(tA bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	buf := smallKPool.Get().(*smallKBuf)
+	buf := smallKPool.Get()
 	bt := buf[:k*n]
 	for j := 0; j < n; j++ {
 		for l, v := range b[j*ldb : j*ldb+k] {

@@ -10,10 +10,11 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/gorl/gorl/internal/par"
 )
 
 // libraries are the file names tried, in order: Debian's libopenblas0 package
@@ -214,7 +215,7 @@ func cpuFlags() map[string]bool {
 }
 
 // sgemmArgs holds the by-pointer scalars of one sgemm_ call and the argument
-// list itself, so that a call allocates nothing once the pool is warm.
+// list itself, so that a call allocates nothing once the free list is warm.
 type sgemmArgs struct {
 	transA, transB byte
 	m, n, k        int32
@@ -223,7 +224,10 @@ type sgemmArgs struct {
 	args           [13]uintptr
 }
 
-var argPool = sync.Pool{New: func() any { return new(sgemmArgs) }}
+// argPool is a free list rather than a sync.Pool: a goroutine of the
+// worker pool that moved to another processor would miss a sync.Pool's
+// per-processor value and allocate.
+var argPool par.Free[sgemmArgs]
 
 // errTooLarge is the panic value for dimensions beyond OpenBLAS's 32-bit
 // integers.
@@ -237,7 +241,7 @@ func openblasGemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int,
 			panic(errTooLarge)
 		}
 	}
-	p := argPool.Get().(*sgemmArgs)
+	p := argPool.Get()
 	p.transA, p.transB = 'N', 'N'
 	if tB {
 		p.transA = 'T'
