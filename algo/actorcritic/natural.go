@@ -322,14 +322,11 @@ func (n *Natural) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[strin
 // and returns the surrogate loss before it, the mean KL divergence of the
 // step and its length along the direction.
 func (n *Natural) actorStep(rows []int) (loss, kl, step float64, err error) {
-	r := &n.Roll
-	n.fwd.Reset()
-	obs := r.ObsRows(&n.fwd, rows)
-	if err := n.linearize(obs); err != nil {
+	obs, err := n.prepare(rows)
+	if err != nil {
 		return 0, 0, 0, err
 	}
-	tp := &n.Tape
-	tp.Reset()
+	r, tp := &n.Roll, &n.Tape
 	d, err := n.Net.Dist(tp, obs)
 	if err != nil {
 		return 0, 0, 0, err
@@ -341,9 +338,37 @@ func (n *Natural) actorStep(rows []int) (loss, kl, step float64, err error) {
 	n.zeroGrad()
 	tp.Backward(surr)
 	n.readGrad(n.g, -1) // g = −∇L
+	n.conjugateGradient()
+	if n.step.MaxKL <= 0 {
+		n.setParams(n.step.StepSize)
+		kl, _, err = n.evaluate(obs, rows)
+		return loss, kl, n.step.StepSize, err
+	}
+	n.fisherVector(n.fp, n.x)
+	xfx := dot(n.x, n.fp)
+	s := math.Sqrt(2 * n.step.MaxKL / xfx)
+	if !(xfx > 0) || math.IsNaN(s) || math.IsInf(s, 0) {
+		s = 0
+	}
+	kl, s, err = n.lineSearch(obs, rows, loss, s)
+	return loss, kl, s, err
+}
+
+// prepare starts the step on the rows: it records the minibatch's
+// observations and the actor's linearization on fwd, records on Tape the
+// product with w whose backward pass is Jᵀw, and keeps the parameters θ₀
+// (and σ) before the step. It returns the observations.
+func (n *Natural) prepare(rows []int) (*batch.Batch, error) {
+	n.fwd.Reset()
+	obs := n.Roll.ObsRows(&n.fwd, rows)
+	if err := n.linearize(obs); err != nil {
+		return nil, err
+	}
+	tp := &n.Tape
+	tp.Reset()
 	out, err := n.caller.Call(tp, n.actNet, obs)
 	if err != nil {
-		return 0, 0, 0, fmt.Errorf("actorcritic: actor: %w", err)
+		return nil, fmt.Errorf("actorcritic: actor: %w", err)
 	}
 	n.w = n.fwd.MulScalar(n.out0, 0)
 	n.jtw = tp.Sum(tp.Mul(out, n.w))
@@ -359,20 +384,15 @@ func (n *Natural) actorStep(rows []int) (loss, kl, step float64, err error) {
 			n.sigma0[i] = math.Exp(float64(v))
 		}
 	}
-	n.conjugateGradient()
-	if n.step.MaxKL <= 0 {
-		n.setParams(n.step.StepSize)
-		kl, _, err = n.evaluate(obs, rows)
-		return loss, kl, n.step.StepSize, err
-	}
-	// TRPO: the longest step of the line search that keeps the KL below
-	// MaxKL and lowers the surrogate loss, or none.
-	n.fisherVector(n.fp, n.x)
-	xfx := dot(n.x, n.fp)
-	s := math.Sqrt(2 * n.step.MaxKL / xfx)
-	if !(xfx > 0) || math.IsNaN(s) || math.IsInf(s, 0) {
-		s = 0
-	}
+	return obs, nil
+}
+
+// lineSearch is TRPO's backtracking from the step s along x: it tries θ₀ +
+// s·x, θ₀ + s·c·x, … (MaxBacktracks tries) and keeps the first whose mean
+// KL divergence from the old policy is below MaxKL and whose surrogate loss
+// is below loss, returning its KL and step; when none passes it restores
+// θ₀ and returns zeros.
+func (n *Natural) lineSearch(obs *batch.Batch, rows []int, loss, s float64) (kl, step float64, err error) {
 	for range n.step.MaxBacktracks {
 		if s == 0 {
 			break
@@ -380,15 +400,15 @@ func (n *Natural) actorStep(rows []int) (loss, kl, step float64, err error) {
 		n.setParams(s)
 		kl, newLoss, err := n.evaluate(obs, rows)
 		if err != nil {
-			return 0, 0, 0, err
+			return 0, 0, err
 		}
 		if kl < n.step.MaxKL && newLoss < loss {
-			return loss, kl, s, nil
+			return kl, s, nil
 		}
 		s *= n.step.BacktrackCoeff
 	}
 	n.setParams(0)
-	return loss, 0, 0, nil
+	return 0, 0, nil
 }
 
 // linearize records on fwd the actor's forward pass over obs, keeping each
