@@ -59,6 +59,6 @@
 //   - The actor and critic must be separate networks (net.shared false):
 //     the critic's optimizer trains the critic alone.
 //   - State-dependent exploration (gSDE) is refused: its Fisher has
-//     state-dependent σ terms the product does not cover. Without it the
-//     MountainCarContinuous pair does not reach its bar (LEARNING.md).
+//     state-dependent σ terms the product does not cover. Without it NPG
+//     does not reach MountainCarContinuous's bar, TRPO does (LEARNING.md).
 package npg
