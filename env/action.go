@@ -171,25 +171,41 @@ type ContinuousToDiscrete struct {
 // NewContinuousToDiscrete wraps e. It returns an error wrapping ErrSpace
 // unless e's action space is a 1-d float Box with finite bounds and n ≥ 1.
 func NewContinuousToDiscrete(e Env, n int) (*ContinuousToDiscrete, error) {
-	box, err := floatBox("ContinuousToDiscrete", e.ActionSpace(), true)
+	mesh, err := ActionMesh(e.ActionSpace(), n)
 	if err != nil {
 		return nil, err
 	}
-	if len(box.shape) != 1 || n < 1 {
-		return nil, fmt.Errorf("%w: ContinuousToDiscrete(%d) of %v: want a 1-d Box and n ≥ 1", ErrSpace, n, box)
-	}
-	dims := box.shape[0]
-	nvec := make([]int64, dims)
-	mesh := make([][]float64, dims)
-	for i := range mesh {
+	box := e.ActionSpace().(*Box)
+	nvec := make([]int64, len(mesh))
+	for i := range nvec {
 		nvec[i] = int64(n)
-		mesh[i] = linspace(box.low[i], box.high[i], n)
 	}
 	space, err := NewMultiDiscrete(nvec, nil)
 	if err != nil {
 		return nil, err
 	}
 	return &ContinuousToDiscrete{wrapper: wrapper{e}, space: space, mesh: mesh, buf: newActionBuffers(box.shape, box.dt)}, nil
+}
+
+// ActionMesh returns the points ContinuousToDiscrete maps the n actions of
+// each dimension of the action space s to: n evenly spaced points from
+// low[i] to high[i], both included, one slice per dimension. Policies that
+// act in the discretized space of a Box themselves (branching Q-networks)
+// map their actions with it. It returns an error wrapping ErrSpace unless s
+// is a 1-d float Box with finite bounds and n ≥ 1.
+func ActionMesh(s Space, n int) ([][]float64, error) {
+	box, err := floatBox("ContinuousToDiscrete", s, true)
+	if err != nil {
+		return nil, err
+	}
+	if len(box.shape) != 1 || n < 1 {
+		return nil, fmt.Errorf("%w: ContinuousToDiscrete(%d) of %v: want a 1-d Box and n ≥ 1", ErrSpace, n, box)
+	}
+	mesh := make([][]float64, box.shape[0])
+	for i := range mesh {
+		mesh[i] = linspace(box.low[i], box.high[i], n)
+	}
+	return mesh, nil
 }
 
 // linspace returns numpy's linspace(lo, hi, n): lo + k·(hi − lo)/(n − 1)

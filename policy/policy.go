@@ -167,6 +167,14 @@ func BoxActTo(dst *batch.Batch, k, m int) []float32 {
 	return nd.Data[float32](actArray(dst, nd.Float32, k, m))
 }
 
+// MultiDiscreteActTo returns the int64 actions [k, m] under "act" in dst,
+// for a policy of a MultiDiscrete space of shape [m] to write its actions
+// into, reusing the array there as BoxActTo does. It panics if k or m is
+// negative.
+func MultiDiscreteActTo(dst *batch.Batch, k, m int) []int64 {
+	return nd.Data[int64](actArray(dst, nd.Int64, k, m))
+}
+
 // actArray returns the array stored under "act" in dst if it is a
 // contiguous array of dtype dt and the given shape, and otherwise a new one,
 // stored there.

@@ -29,6 +29,14 @@
 //     Load. [Critic] adds the GAE of an actor-critic algorithm; its Init is
 //     the constructor path A2C and PPO share, its Estimate the start of their
 //     Preprocess.
+//   - [Natural]: the update NPG (package npg) and TRPO (package trpo)
+//     share: exact Fisher-vector products (a forward-mode pass through the
+//     actor's layers and a backward pass of the tape), [ConjugateGradient],
+//     the natural step along (F + δI)⁻¹g with a fixed size or TRPO's
+//     KL-bounded backtracking ([NaturalStep]), and the critic's own Adam
+//     steps; [NaturalConfig] holds their shared settings. [Standardize]
+//     standardizes advantages (PPO per minibatch, NPG and TRPO per
+//     collection).
 //   - Off-policy actor-critics for Box actions (DDPG, TD3, SAC; REDQ and
 //     others build on the same pieces): [DeterministicActor] (MaxAction·tanh
 //     of an MLP), [SquashedHead] (the tanh-squashed Gaussian of SAC, log σ

@@ -197,6 +197,16 @@ func (n *Net) ActorParams() nn.Params {
 	return append(n.trunk.Params().Prefixed("trunk"), n.actor.Params().Prefixed("actor")...)
 }
 
+// CriticParams returns a new list of the critic's parameters (prefixed
+// "critic"), empty without a critic: what an algorithm that trains the
+// critic apart from the actor (NPG, TRPO) gives the critic's optimizer.
+func (n *Net) CriticParams() nn.Params {
+	if n.critic == nil {
+		return nil
+	}
+	return n.critic.Params().Prefixed("critic")
+}
+
 // Head returns the policy head.
 func (n *Net) Head() policy.Head { return n.head }
 

@@ -2,7 +2,6 @@ package ppo
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/gorl/gorl/algo/actorcritic"
@@ -11,10 +10,6 @@ import (
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/tensor"
 )
-
-// advEps is added to the standard deviation of a minibatch's advantages
-// before dividing by it (Tianshou's 1e-8).
-const advEps = 1e-8
 
 // PPO is proximal policy optimization with the clipped objective (Schulman
 // et al., "Proximal Policy Optimization Algorithms", 2017): with the ratio
@@ -175,7 +170,7 @@ func (p *PPO) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]fl
 			}
 			ret, adv := tp.IndexSelect(cols[0], 0, rows), tp.IndexSelect(cols[1], 0, rows)
 			if p.cfg.AdvantageNormalization {
-				normalize(adv.Data())
+				actorcritic.Standardize(adv.Data())
 			}
 			logp := d.LogProb(tp.IndexSelect(r.Act(), 0, rows))
 			clipLoss := p.clipLoss(tp, logp, tp.IndexSelect(cols[3], 0, rows), adv)
@@ -232,27 +227,4 @@ func (p *PPO) valueLoss(tp *tensor.Tape, v, ret, vOld *tensor.Tensor, rows []int
 	clipped := tp.Add(old, tp.Clamp(tp.Sub(v, old), -eps, eps))
 	d1, d2 := tp.Sub(ret, v), tp.Sub(ret, clipped)
 	return tp.Mean(tp.Maximum(tp.Mul(d1, d1), tp.Mul(d2, d2)))
-}
-
-// normalize standardizes x in place, (x − mean)/(std + 10⁻⁸) with the sample
-// standard deviation (n − 1 in the divisor, as torch's std); a single value
-// becomes 0.
-func normalize(x []float32) {
-	var sum float64
-	for _, v := range x {
-		sum += float64(v)
-	}
-	mean := sum / float64(len(x))
-	var ss float64
-	for _, v := range x {
-		d := float64(v) - mean
-		ss += d * d
-	}
-	std := 0.0
-	if len(x) > 1 {
-		std = math.Sqrt(ss / float64(len(x)-1))
-	}
-	for i, v := range x {
-		x[i] = float32((float64(v) - mean) / (std + advEps))
-	}
 }

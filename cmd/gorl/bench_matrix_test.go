@@ -40,6 +40,7 @@ func TestRefusedSpaces(t *testing.T) {
 		"ddpg": discrete, "sac": discrete, "td3": discrete, "redq": discrete, "discrete-sac": box,
 		"cql": discrete, "discrete-cql": box, "crr": box,
 		"bcq-continuous": discrete, "td3-bc": discrete,
+		"npg": multi, "trpo": multi, "bdqn": discrete,
 	}
 	for _, name := range algorithmNames() {
 		act, ok := refused[name]
