@@ -56,7 +56,7 @@ type posterior struct {
 
 // New returns a PSRL for an env with Discrete observation and action
 // spaces, its random sources seeded from rng. Before its first update it
-// acts on the MDP of the prior means (all values 0: the first action).
+// acts on an MDP drawn from the prior, as Tianshou's does.
 //
 // New returns an error wrapping ErrConfig for an invalid cfg or spaces that
 // are not Discrete, naming the space.
@@ -96,6 +96,8 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*PSRL, error) {
 	if err := p.pol.SetEps(0, 0); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
+	p.draw()
+	p.post.Sweeps = p.solve()
 	return p, nil
 }
 

@@ -155,6 +155,29 @@ func (m *MDP) ValueIteration(gamma, tol float64) [][]float64 {
 	}
 }
 
+// FiniteHorizon returns the largest expected undiscounted return of h
+// steps from each state (finite-horizon value iteration), the benchmark
+// that regret over episodes of h steps is measured against.
+func (m *MDP) FiniteHorizon(h int) []float64 {
+	p := make([]float64, m.States+1)
+	v, next := make([]float64, m.States), make([]float64, m.States)
+	for range h {
+		for s := range m.States {
+			best := math.Inf(-1)
+			for a := range m.Actions {
+				x := m.Mean(s, a, p)
+				for t, pt := range p[:m.States] {
+					x += pt * v[t]
+				}
+				best = max(best, x)
+			}
+			next[s] = best
+		}
+		v, next = next, v
+	}
+	return v
+}
+
 // FrozenLake returns Gymnasium's FrozenLake-v1 on its default 4×4 map
 //
 //	SFFF

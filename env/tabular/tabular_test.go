@@ -122,3 +122,21 @@ func TestNChainSlip(t *testing.T) {
 		t.Errorf("%d slips in %d steps; want about %v", back, n, 0.2*n)
 	}
 }
+
+// TestFiniteHorizon checks NChain-v0's finite-horizon values from state 0:
+// one step earns at most 0.8·2 = 1.6 (back), two steps 3.2 (back twice,
+// the chain being too long to reach its end).
+func TestFiniteHorizon(t *testing.T) {
+	m, err := tabular.NChain(5, 0.2, 2, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		h    int
+		want float64
+	}{{0, 0}, {1, 1.6}, {2, 3.2}} {
+		if got := m.FiniteHorizon(c.h)[0]; math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("FiniteHorizon(%d)[0] = %v; want %v", c.h, got, c.want)
+		}
+	}
+}
