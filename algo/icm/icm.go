@@ -37,8 +37,8 @@ type ICM struct {
 	next  []int
 	all   []int
 	acts  [2]algo.DiscreteActions // of the windows and of the update
-	tp    tensor.Tape // the module's update
-	ntp   tensor.Tape // the bonuses, without gradients
+	tp    tensor.Tape             // the module's update
+	ntp   tensor.Tape             // the bonuses, without gradients
 	calls [4]nn.Caller
 	phiIn [2]featIn // the feature net on obs and on obs_next
 	stats map[string]float64
