@@ -40,8 +40,8 @@ type GAIL struct {
 
 	view   rewards
 	acts   [2]algo.DiscreteActions // of the collection and of the expert samples
-	piX    *tensor.Tensor // the collection's inputs [N, in]
-	expX   *tensor.Tensor // an expert sample's inputs [bsz, in]
+	piX    *tensor.Tensor          // the collection's inputs [N, in]
+	expX   *tensor.Tensor          // an expert sample's inputs [bsz, in]
 	expB   batch.Batch
 	expIdx []int
 	perm   []int
