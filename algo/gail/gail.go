@@ -75,10 +75,10 @@ func New(cfg Config, obs, act env.Space, expert buffer.Buffer, rng *rand.Rand) (
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	box, ok := obs.(*env.Box)
-	if !ok || len(box.Shape()) != 1 {
-		return nil, fmt.Errorf("%w: GAIL needs a Box observation space of one axis, not %v", ErrConfig, obs)
+	if err := CheckSpaces(obs, act); err != nil {
+		return nil, err
 	}
+	box := obs.(*env.Box)
 	if expert == nil || expert.Len() == 0 {
 		return nil, fmt.Errorf("%w: no expert transitions", ErrConfig)
 	}
@@ -93,12 +93,7 @@ func New(cfg Config, obs, act env.Space, expert buffer.Buffer, rng *rand.Rand) (
 	case *env.Discrete:
 		g.nAct, g.actDim = int(a.N()), int(a.N())
 	case *env.Box:
-		if len(a.Shape()) != 1 {
-			return nil, fmt.Errorf("%w: GAIL needs a Box action space of one axis, not %v", ErrConfig, act)
-		}
 		g.actDim = a.Shape()[0]
-	default:
-		return nil, fmt.Errorf("%w: GAIL needs a Discrete or Box action space, not %v", ErrConfig, act)
 	}
 	if g.disc, err = nn.NewMLP(nn.MLPConfig{In: g.obsDim + g.actDim, Hidden: cfg.DiscHidden, Out: 1, Activation: nn.Tanh}, rng); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
@@ -125,6 +120,25 @@ func New(cfg Config, obs, act env.Space, expert buffer.Buffer, rng *rand.Rand) (
 		return nil, fmt.Errorf("%w: expert data: %w", ErrConfig, err)
 	}
 	return g, nil
+}
+
+// CheckSpaces returns an error wrapping ErrConfig, naming the space,
+// unless obs is a Box of one axis and act a Discrete space or a Box of one
+// axis: the spaces the discriminator takes.
+func CheckSpaces(obs, act env.Space) error {
+	switch a := act.(type) {
+	case *env.Discrete:
+	case *env.Box:
+		if len(a.Shape()) != 1 {
+			return fmt.Errorf("%w: GAIL needs a Box action space of one axis, not %v", ErrConfig, act)
+		}
+	default:
+		return fmt.Errorf("%w: GAIL needs a Discrete or Box action space, not %v", ErrConfig, act)
+	}
+	if box, ok := obs.(*env.Box); !ok || len(box.Shape()) != 1 {
+		return fmt.Errorf("%w: GAIL needs a Box observation space of one axis, not %v", ErrConfig, obs)
+	}
+	return nil
 }
 
 // Config returns the configuration.

@@ -64,13 +64,13 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*PSRL, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	os, ok := obs.(*env.Discrete)
-	if !ok {
-		return nil, fmt.Errorf("%w: PSRL needs a Discrete observation space, not %v", ErrConfig, obs)
-	}
 	as, ok := act.(*env.Discrete)
 	if !ok {
 		return nil, fmt.Errorf("%w: PSRL needs a Discrete action space, not %v", ErrConfig, act)
+	}
+	os, ok := obs.(*env.Discrete)
+	if !ok {
+		return nil, fmt.Errorf("%w: PSRL needs a Discrete observation space, not %v", ErrConfig, obs)
 	}
 	ns, na := int(os.N()), int(as.N())
 	if ns*na*(ns+1) > 1<<26 {

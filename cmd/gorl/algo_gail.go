@@ -35,6 +35,9 @@ func init() {
 			return &gailRun{Config: cfg}, rd
 		},
 		New: func(c *gailRun, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
+			if err := gail.CheckSpaces(obs, act); err != nil {
+				return nil, err
+			}
 			expert, err := loadExpert(c.Expert)
 			if err != nil {
 				return nil, err
