@@ -41,6 +41,7 @@ func TestRefusedSpaces(t *testing.T) {
 		"cql": discrete, "discrete-cql": box, "crr": box,
 		"bcq-continuous": discrete, "td3-bc": discrete,
 		"npg": multi, "trpo": multi, "bdqn": discrete,
+		"icm-dqn": box, "psrl": box, "gail": multi,
 	}
 	for _, name := range algorithmNames() {
 		act, ok := refused[name]

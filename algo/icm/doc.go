@@ -1,0 +1,48 @@
+// Package icm is the intrinsic curiosity module (Pathak et al.,
+// "Curiosity-driven Exploration by Self-supervised Prediction", 2017),
+// Tianshou's ICMOffPolicyWrapper: it wraps an off-policy algorithm with
+// Discrete actions (DQN and its relatives) and adds to every reward the
+// module's surprise at the transition.
+//
+// # Overview
+//
+// A feature net φ embeds observations; a forward model predicts φ(s′) from
+// φ(s) and the one-hot action, an inverse model predicts the action from
+// φ(s) and φ(s′). For a transition
+//
+//	ℓ_F = ½‖f(φ(s), a) − φ(s′)‖²,    r_int = η·ℓ_F,
+//	ℓ_I = cross-entropy(g(φ(s), φ(s′)), a),
+//	L   = ((1 − β)·mean ℓ_I + β·mean ℓ_F)·LRScale,
+//
+// with η = RewardScale and β = ForwardLossWeight. Preprocess gives the
+// wrapped algorithm a view of the buffer whose rewards carry r_int, Update
+// runs the wrapped update and then one Adam step of the module on L, and
+// the statistics add "icm/loss", "icm/forward" (mean ℓ_F), "icm/inverse"
+// (mean ℓ_I) and "icm/reward" (the mean intrinsic reward of the sampled
+// transitions) to the wrapped algorithm's.
+//
+// # Invariants
+//
+// The buffer's stored rewards are never changed. The module's networks,
+// its optimizer and the wrapped algorithm's whole state are saved together:
+// a resumed run equals the uninterrupted one. Once a batch size has been
+// seen, an update allocates nothing beyond what the wrapped algorithm does.
+//
+// # Aliasing
+//
+// The statistics map is owned by the ICM and overwritten by the next
+// Update.
+//
+// # Decisions
+//
+//   - The bonus reaches n-step targets. Tianshou adds r_int to the sampled
+//     batch's rewards, but its n-step returns read the buffer's, so with
+//     n > 1 the bonus is lost there. Here the module also evaluates the
+//     later steps of every n-step window (NStep, the wrapped algorithm's
+//     horizon) and the view shows r_int on all of them.
+//   - φ(s′) is not detached in ℓ_F, as in Tianshou: the feature net learns
+//     from both losses.
+//   - LRScale multiplies the loss, as Tianshou's lr_scale does; under
+//     Adam, whose steps hardly depend on the gradient's scale, it changes
+//     little, and is kept for equal settings.
+package icm
