@@ -158,6 +158,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 			return learner, err
 		}
 		prog.Updates++
+		stats.updates.Add(1)
 		if prog.Updates%int64(cfg.PublishEvery) == 0 {
 			version++
 			if err := publish(params, learner, version); err != nil {
@@ -238,7 +239,7 @@ func publish(p *cluster.ParamServer, d *dqn.DQN, v uint64) error {
 
 // runStats are counters the actors share with the learner.
 type runStats struct {
-	steps, episodes atomic.Int64
+	steps, episodes, updates atomic.Int64
 	mu              sync.Mutex
 	last            float64
 }
@@ -377,6 +378,9 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 	}
 	ret := 0.0
 	for step := 1; ctx.Err() == nil; step++ {
+		for a.held(stats) && ctx.Err() == nil {
+			time.Sleep(500 * time.Microsecond)
+		}
 		if err := pol.Act(out, in, nil, true); err != nil {
 			return err
 		}
@@ -420,6 +424,19 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 		}
 	}
 	return nil
+}
+
+// held reports whether the actors are StepsPerUpdate env steps per update
+// ahead of the learner, with a slack of what the actors may hold back
+// unflushed (FlushEvery + NStep steps each), so that LearningStarts
+// transitions reach the shards before anything is held.
+func (a *actor) held(stats *runStats) bool {
+	if a.cfg.StepsPerUpdate <= 0 {
+		return false
+	}
+	slack := a.cfg.LearningStarts + a.cfg.Actors*(a.cfg.FlushEvery+max(1, a.cfg.DQN.NStep))
+	ahead := float64(stats.steps.Load() - int64(slack))
+	return ahead > a.cfg.StepsPerUpdate*float64(stats.updates.Load())
 }
 
 // flush computes the pending transitions' priorities with the actor's

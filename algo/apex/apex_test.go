@@ -120,8 +120,8 @@ func TestValidate(t *testing.T) {
 }
 
 // TestRunLearnsFromActors runs 2 actors and the learner on an embedded
-// server for 300 updates: the actors step their envs, the learner's
-// weights change, and a box action space is refused.
+// server for 300 updates, held to 2 env steps per update: the actors
+// step their envs within the bound, and a box action space is refused.
 func TestRunLearnsFromActors(t *testing.T) {
 	node, err := cluster.Start(cluster.Options{})
 	if err != nil {
@@ -132,6 +132,7 @@ func TestRunLearnsFromActors(t *testing.T) {
 	cfg.Actors = 2
 	cfg.LearningStarts = 200
 	cfg.DQN.Hidden = []int{32}
+	cfg.StepsPerUpdate = 2
 	var last Progress
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -152,6 +153,12 @@ func TestRunLearnsFromActors(t *testing.T) {
 	}
 	if last.EnvSteps < int64(cfg.LearningStarts) || last.Episodes == 0 {
 		t.Errorf("actors took %d steps in %d episodes, want at least %d steps", last.EnvSteps, last.Episodes, cfg.LearningStarts)
+	}
+	// Held to 2 steps per update: the slack is one flush and one n-step
+	// window per actor, and each actor may take one step past the bound
+	// before it sees it.
+	if bound := int64(cfg.LearningStarts + cfg.Actors*(cfg.FlushEvery+cfg.DQN.NStep) + 2*300 + cfg.Actors); last.EnvSteps > bound {
+		t.Errorf("actors took %d steps, more than the bound %d of 2 per update", last.EnvSteps, bound)
 	}
 
 	_, err = Run(ctx, cfg, Setup{

@@ -42,6 +42,12 @@ type Config struct {
 	// SyncEvery is the number of env steps between an actor's checks for
 	// newer weights. Default 100.
 	SyncEvery int `json:"sync_every"`
+	// StepsPerUpdate, when positive, holds the actors back once all of them
+	// together are more than LearningStarts + Actors·(FlushEvery + NStep) +
+	// StepsPerUpdate·updates env steps ahead of the learner: on a machine with fewer cores than actors
+	// and learner, free-running actors would take the learner's time.
+	// Default 0: actors run freely, as in the paper.
+	StepsPerUpdate float64 `json:"steps_per_update"`
 }
 
 // DefaultConfig returns the paper's actor settings (ε 0.4, α 7, priority
@@ -91,6 +97,8 @@ func (c Config) Validate() error {
 		return bad("publish_every", c.PublishEvery, "≥ 1")
 	case c.SyncEvery < 1:
 		return bad("sync_every", c.SyncEvery, "≥ 1")
+	case !(c.StepsPerUpdate >= 0) || math.IsInf(c.StepsPerUpdate, 0):
+		return bad("steps_per_update", c.StepsPerUpdate, "finite and ≥ 0")
 	}
 	if err := c.DQN.Validate(); err != nil {
 		return fmt.Errorf("%w: dqn: %w", ErrConfig, err)
