@@ -240,8 +240,8 @@ func publish(p *cluster.ParamServer, d *dqn.DQN, v uint64) error {
 // runStats are counters the actors share with the learner.
 type runStats struct {
 	steps, episodes, updates atomic.Int64
-	mu              sync.Mutex
-	last            float64
+	mu                       sync.Mutex
+	last                     float64
 }
 
 func (s *runStats) episode(ret float64) {
