@@ -12,6 +12,7 @@ import (
 	"github.com/gorl/gorl/collector"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/vector"
+	"github.com/gorl/gorl/internal/cputime"
 )
 
 // Ape-X DQN on CartPole in one process: 4 actors as goroutines and the
@@ -45,23 +46,33 @@ type apexResult struct {
 func apexRuns(ctx context.Context, cfg apex.Config, o BenchOptions, w io.Writer) error {
 	fmt.Fprintf(w, "Ape-X DQN on CartPole-v1: %d actors (ε %v, α %v) held to %v env steps per update, learner %v, stop at a mean test return ≥ 195 over %d episodes, tested every %d updates, at most %d updates.\n\n",
 		cfg.Actors, cfg.Eps, cfg.EpsAlpha, cfg.StepsPerUpdate, cfg.DQN.Hidden, apexTestEpisodes, apexTestEvery, apexMaxUpdates)
-	tb := newTable(w, "seed", "solved", "best test return", "env steps", "updates", "wall s")
-	var walls, steps []float64
+	tb := newTable(w, "seed", "solved", "best test return", "env steps", "updates", "wall s", "cpu s")
+	var walls, steps, cpus []float64
 	solved := 0
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
+		cpu0, _ := cputime.Process()
 		r, err := apexRun(ctx, cfg, seed)
+		cpu1, measured := cputime.Process()
 		if err != nil {
 			return err
+		}
+		cpu := "-"
+		if measured {
+			cpus = append(cpus, (cpu1 - cpu0).Seconds())
+			cpu = fmt.Sprintf("%.2f", (cpu1 - cpu0).Seconds())
 		}
 		if r.solved {
 			solved++
 		}
 		walls, steps = append(walls, r.duration.Seconds()), append(steps, float64(r.steps))
-		tb.Row(fmt.Sprint(seed), fmt.Sprint(r.solved), fmt.Sprintf("%.1f", r.best), fmt.Sprint(r.steps), fmt.Sprint(r.updates), fmt.Sprintf("%.2f", r.duration.Seconds()))
+		tb.Row(fmt.Sprint(seed), fmt.Sprint(r.solved), fmt.Sprintf("%.1f", r.best), fmt.Sprint(r.steps), fmt.Sprint(r.updates), fmt.Sprintf("%.2f", r.duration.Seconds()), cpu)
 		fmt.Fprintf(o.Log, "apex-dqn CartPole-v1 seed %d: solved %v in %v\n", seed, r.solved, r.duration.Round(time.Millisecond))
 	}
 	tb.Flush()
+	if len(cpus) > 0 {
+		defer fmt.Fprintf(w, "median CPU time %.2f s (the process's user + system time: on a loaded machine wall time exceeds it)\n", median(cpus))
+	}
 	need := (4*o.Seeds + 4) / 5
 	fmt.Fprintf(w, "\nmedian: %.2f s, %.0f env steps; solved on %d of %d seeds (need %d): %s\n",
 		median(walls), median(steps), solved, o.Seeds, need, verdict(solved >= need))
