@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -206,3 +207,46 @@ func waitParams(ctx context.Context, t Transport, subject string, req []byte) ([
 		}
 	}
 }
+
+// Follower keeps the newest version of a parameter blob, fetched in the
+// background: an actor reads Latest between steps and never waits.
+type Follower struct {
+	latest atomic.Pointer[Versioned]
+	done   chan struct{}
+}
+
+// Versioned is a parameter blob with its version.
+type Versioned struct {
+	Version uint64
+	Blob    []byte
+}
+
+// Follow starts fetching group and name's versions on t until ctx ends;
+// each newer version replaces the one Latest returns.
+func Follow(ctx context.Context, t Transport, group, name string) *Follower {
+	f := &Follower{done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		var after uint64
+		for ctx.Err() == nil {
+			v, blob, err := FetchParams(ctx, t, group, name, after)
+			if err != nil {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(50 * time.Millisecond):
+				}
+				continue
+			}
+			f.latest.Store(&Versioned{Version: v, Blob: blob})
+			after = v
+		}
+	}()
+	return f
+}
+
+// Latest returns the newest version fetched, nil before the first.
+func (f *Follower) Latest() *Versioned { return f.latest.Load() }
+
+// Wait returns once the follower has stopped (its context ended).
+func (f *Follower) Wait() { <-f.done }

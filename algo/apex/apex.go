@@ -259,21 +259,16 @@ func (s *runStats) lastReturn() float64 {
 
 // actor explores with its own ε and network copy and feeds its shard.
 type actor struct {
-	cfg   Config
-	s     Setup
-	i     int
-	e     env.Env
-	d     *dqn.DQN
-	shard *distributed.Prioritized
-	steps *nstep
-	prios []float64
-	ver   uint64
-	blob  atomic.Pointer[weights]
-}
-
-type weights struct {
-	version uint64
-	blob    []byte
+	cfg     Config
+	s       Setup
+	i       int
+	e       env.Env
+	d       *dqn.DQN
+	shard   *distributed.Prioritized
+	steps   *nstep
+	prios   []float64
+	ver     uint64
+	weights *cluster.Follower
 }
 
 func newActor(cfg Config, s Setup, i int, obsSpace, actSpace env.Space, seed uint64) (*actor, error) {
@@ -309,34 +304,16 @@ func newActor(cfg Config, s Setup, i int, obsSpace, actSpace env.Space, seed uin
 	return &actor{cfg: cfg, s: s, i: i, e: e, d: d, shard: shard, steps: newNStep(max(1, cfg.DQN.NStep), cfg.DQN.Gamma, box.Shape())}, nil
 }
 
-// fetch keeps the newest published weights in a.blob until ctx ends.
-func (a *actor) fetch(ctx context.Context) {
-	var after uint64
-	for ctx.Err() == nil {
-		v, blob, err := cluster.FetchParams(ctx, a.s.Transport, a.s.Group, "q", after)
-		if err != nil {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(50 * time.Millisecond):
-			}
-			continue
-		}
-		a.blob.Store(&weights{v, blob})
-		after = v
-	}
-}
-
 // sync loads the newest weights if they are newer than the actor's.
 func (a *actor) sync() error {
-	w := a.blob.Load()
-	if w == nil || w.version <= a.ver {
+	w := a.weights.Latest()
+	if w == nil || w.Version <= a.ver {
 		return nil
 	}
-	if _, err := nn.Load(bytes.NewReader(w.blob), a.d.Policy().Params()); err != nil {
-		return fmt.Errorf("weights version %d: %w", w.version, err)
+	if _, err := nn.Load(bytes.NewReader(w.Blob), a.d.Policy().Params()); err != nil {
+		return fmt.Errorf("weights version %d: %w", w.Version, err)
 	}
-	a.ver = w.version
+	a.ver = w.Version
 	return nil
 }
 
@@ -344,9 +321,10 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 	defer a.e.Close()
 	defer a.shard.Close()
 	fctx, stop := context.WithCancel(ctx)
+	a.weights = cluster.Follow(fctx, a.s.Transport, a.s.Group, "q")
+	defer a.weights.Wait()
 	defer stop()
-	go a.fetch(fctx)
-	for a.blob.Load() == nil {
+	for a.weights.Latest() == nil {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
