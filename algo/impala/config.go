@@ -40,9 +40,9 @@ type Config struct {
 	// PublishEvery is the number of updates between two publications of
 	// the weights. Default 1.
 	PublishEvery int `json:"publish_every"`
-	// UnrollsPerUpdate, when positive, holds the actors back once they
-	// have sent that many unrolls per update more than BatchSize·Actors
-	// ahead of the learner. Default 0: actors run freely.
+	// UnrollsPerUpdate, when positive, holds each actor back once it is
+	// more than its share (1/Actors) of UnrollsPerUpdate per update, plus a
+	// full queue, ahead of the learner. Default 0: actors run freely.
 	UnrollsPerUpdate float64 `json:"unrolls_per_update"`
 }
 
@@ -52,7 +52,7 @@ func DefaultConfig() Config {
 	o.LR = 1e-3
 	return Config{
 		Net:          actorcritic.NetConfig{Hidden: []int{64, 64}, Activation: "tanh"},
-		Training:     actorcritic.Training{Optim: o, MaxGradNorm: 40},
+		Training:     actorcritic.Training{Optim: o, MaxGradNorm: 0.5},
 		Gamma:        0.99,
 		Unroll:       20,
 		Actors:       4,
@@ -83,6 +83,8 @@ func (c Config) Validate() error {
 		return bad("batch_size", c.BatchSize, "≥ 1")
 	case c.QueueSize < 1:
 		return bad("queue_size", c.QueueSize, "≥ 1")
+	case c.BatchSize > c.Actors*c.QueueSize:
+		return bad("batch_size", c.BatchSize, fmt.Sprintf("≤ actors × queue_size (%d), the unrolls the shards hold", c.Actors*c.QueueSize))
 	case !(c.VFCoef >= 0) || !finite(c.VFCoef):
 		return bad("vf_coef", c.VFCoef, "finite and ≥ 0")
 	case !finite(c.EntCoef):

@@ -352,18 +352,19 @@ func publish(p *cluster.ParamServer, net *actorcritic.Net, v uint64) error {
 
 // actor collects unrolls with its copy of the network.
 type actor struct {
-	cfg   Config
-	s     Setup
-	net   *actorcritic.Net
-	pol   *policy.Actor
-	vec   vector.Env
-	coll  *collector.Collector
-	local *buffer.Replay
-	shard *distributed.Buffer
-	ver   uint64
-	tp    tensor.Tape
-	take  batch.Batch
-	act   []float32
+	cfg     Config
+	s       Setup
+	net     *actorcritic.Net
+	pol     *policy.Actor
+	vec     vector.Env
+	coll    *collector.Collector
+	local   *buffer.Replay
+	shard   *distributed.Buffer
+	ver     uint64
+	unrolls int64 // sent so far
+	tp      tensor.Tape
+	take    batch.Batch
+	act     []float32
 }
 
 func newActor(cfg Config, s Setup, i int, obs, act env.Space, seed uint64) (*actor, error) {
@@ -418,8 +419,7 @@ func (a *actor) run(ctx context.Context, cs *counters) error {
 	a.pol.SetTrainingStep(true)
 	first := true
 	for ctx.Err() == nil {
-		for a.cfg.UnrollsPerUpdate > 0 && ctx.Err() == nil &&
-			float64(cs.unrolls.Load()-int64(a.cfg.BatchSize*a.cfg.Actors)) > a.cfg.UnrollsPerUpdate*float64(cs.updates.Load()) {
+		for a.held(cs) && ctx.Err() == nil {
 			time.Sleep(500 * time.Microsecond)
 		}
 		w := weights.Latest()
@@ -450,9 +450,21 @@ func (a *actor) run(ctx context.Context, cs *counters) error {
 		if err := a.shard.Add(row); err != nil {
 			return err
 		}
+		a.unrolls++
 		cs.unrolls.Add(1)
 	}
 	return nil
+}
+
+// held reports whether the actor is more than its share of
+// UnrollsPerUpdate per update, plus a full queue, ahead of the learner. The
+// bound is per actor so that every shard fills before the first update.
+func (a *actor) held(cs *counters) bool {
+	if a.cfg.UnrollsPerUpdate <= 0 {
+		return false
+	}
+	share := a.cfg.UnrollsPerUpdate * float64(cs.updates.Load()) / float64(a.cfg.Actors)
+	return float64(a.unrolls-int64(a.cfg.QueueSize)) > share
 }
 
 // row turns the collected unroll into one row of the shard, with the
