@@ -244,3 +244,23 @@ func (b *Prioritized) Update(other Buffer) ([]int, error) { return b.update(othe
 
 func (b *Prioritized) String() string       { return b.string("PrioritizedReplayBuffer") }
 func (b *PrioritizedVector) String() string { return b.string("PrioritizedVectorReplayBuffer") }
+
+// PriorityStats returns the sum and the smallest of the stored
+// priorities^α (the sum tree's total and its minimum over written slots):
+// what a sampler drawing across several buffers splits by and normalizes
+// importance weights with.
+func (b *Prioritized) PriorityStats() (sum, min float64) {
+	return b.prio.tree.Sum(), b.prio.tree.Min()
+}
+
+// PriorityTo stores priority^α of the transition at each index in dst. It
+// panics if the lengths differ or an index is outside [0, Cap()).
+func (b *Prioritized) PriorityTo(dst []float64, indices []int) {
+	if len(dst) != len(indices) {
+		panic(errorf(ErrShape, "", fmt.Sprintf("PriorityTo: %d slots for %d indices", len(dst), len(indices))))
+	}
+	for k, g := range indices {
+		b.checkIndex(g, "PriorityTo")
+		dst[k] = b.prio.tree.Get(g)
+	}
+}

@@ -239,6 +239,46 @@ func (d *DQN) targets(tq []float32, next *batch.Batch) error {
 	return nil
 }
 
+// NextValues stores in dst the bootstrap values of the len(dst) next
+// observations in next (under "obs"): maxₐ Q of the target network, or
+// with Double the target network's value of the online network's choice
+// (the online network's maximum without a target network). It is
+// Preprocess's target for callers that gather n-step returns themselves
+// (Ape-X's learner and actors).
+func (d *DQN) NextValues(dst []float32, next *batch.Batch) error { return d.targets(dst, next) }
+
+// TD returns the TD errors G − Q(s, a) of the batch of the last Update, in
+// its row order: the new priorities of prioritized replay. The slice is
+// owned by the DQN and overwritten by the next Update.
+func (d *DQN) TD() []float64 { return d.td }
+
+// TDErrorsTo stores in dst |G − Q(s, a)| for the rows of b (obs, act and
+// returns, as Update reads them) without changing the DQN: the initial
+// priorities Ape-X's actors compute.
+func (d *DQN) TDErrorsTo(dst []float64, b *batch.Batch) error {
+	n, err := d.readBatch(b)
+	if err != nil {
+		return err
+	}
+	if len(dst) != n {
+		return fmt.Errorf("%w: %d slots for the TD errors of %d transitions", ErrConfig, len(dst), n)
+	}
+	tp := &d.ntp
+	tp.Reset()
+	q, err := d.caller.Call(tp, d.net, b)
+	if err != nil {
+		return fmt.Errorf("dqn: Q network: %w", err)
+	}
+	if err := d.checkQ(q, n); err != nil {
+		return err
+	}
+	v, ret := q.Data(), d.retT.Data()
+	for k := range dst {
+		dst[k] = math.Abs(float64(ret[k] - v[k*d.nAct+d.actIdx[k]]))
+	}
+	return nil
+}
+
 func (d *DQN) checkQ(q *tensor.Tensor, n int) error {
 	if q.NDim() != 2 || q.Dim(0) != n || q.Dim(1) != d.nAct {
 		return fmt.Errorf("%w: Q-values of shape %v for %d observations and %d actions", ErrConfig, q.Shape(), n, d.nAct)
