@@ -36,7 +36,7 @@ func TestRefusedSpaces(t *testing.T) {
 	// Q-learning family, MultiDiscrete for the actors, whose heads are
 	// Categorical or Normal, Discrete for the continuous actor-critics.
 	refused := map[string]env.Space{
-		"a2c": multi, "bc": multi, "bcq": box, "dqn": box, "pg": multi, "ppo": multi,
+		"a2c": multi, "bc": multi, "bcq": box, "dqn": box, "pg": multi, "ppo": multi, "c51": box, "rainbow": box,
 		"ddpg": discrete, "sac": discrete, "td3": discrete, "redq": discrete, "discrete-sac": box,
 	}
 	for _, name := range algorithmNames() {
