@@ -21,7 +21,7 @@ type Rainbow struct {
 // New returns a Rainbow for an env with the given spaces: an MLP trunk (or
 // the Nature CNN with cfg.CNN), a dueling head of noisy layers giving the
 // logits of NumAtoms atoms per action, a target network, Adam, and a policy
-// acting greedily on the expected returns through the noise while
+// acting ε-greedily on the expected returns, through the noise while
 // collecting training data and with the mean weights while testing. The
 // weights, the noise and the seeds of the random sources are drawn from
 // rng.
