@@ -217,6 +217,8 @@ func TestLearningSmoke(t *testing.T) {
 		{Algo: "ppo", Env: "CartPole-v1", Bar: matrixBar{195, 50_000, "smoke"}},
 		{Algo: "dqn", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
 		{Algo: "discrete-sac", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+		{Algo: "c51", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+		{Algo: "rainbow", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
 		{Algo: "sac", Env: "Pendulum-v1", Bar: matrixBar{-700, 10_000, "smoke"}},
 	}
 	var log bytes.Buffer
