@@ -1,6 +1,7 @@
 package c51_test
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/gorl/gorl/algo/categorical"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
 )
@@ -281,5 +283,27 @@ func TestSchedule(t *testing.T) {
 		if tr, te := q.Eps(); !scalar.EqualWithinAbs(tr, tc.want, 1e-12) || te != 0.05 {
 			t.Errorf("after %d steps ε = %v, %v; want %v, 0.05", tc.steps, tr, te, tc.want)
 		}
+	}
+}
+
+// TestBadBatch checks that Update refuses a batch without targets, with an
+// action outside the space or with targets of another shape, changing
+// nothing.
+func TestBadBatch(t *testing.T) {
+	c := newC51(8)(t, rand.New(rand.NewPCG(1, 1)))
+	before := algotest.State(t, c)
+	obs := nd.Zeros(nd.Float32, 2, 4)
+	dist := nd.Zeros(nd.Float32, 2, 11)
+	for name, b := range map[string]*batch.Batch{
+		"no target_dist":  batch.MustNew("obs", obs, "act", nd.MustNew([]int64{0, 1})),
+		"action outside":  batch.MustNew("obs", obs, "act", nd.MustNew([]int64{0, 2}), categorical.KeyTargetDist, dist),
+		"targets [2, 10]": batch.MustNew("obs", obs, "act", nd.MustNew([]int64{0, 1}), categorical.KeyTargetDist, nd.Zeros(nd.Float32, 2, 10)),
+	} {
+		if _, err := c.Update(b); err == nil {
+			t.Errorf("%s: Update accepted the batch", name)
+		}
+	}
+	if !bytes.Equal(algotest.State(t, c), before) {
+		t.Error("a refused batch changed the state")
 	}
 }

@@ -94,9 +94,6 @@ func (d *DQN) Init(s Settings, h Head, e Exploration, obs, act env.Space, rng *r
 	if !ok {
 		return fmt.Errorf("%w: a categorical DQN needs a Discrete action space, not %v", ErrConfig, act)
 	}
-	if h.Dueling && !s.CNN && len(s.Hidden) == 0 {
-		return bad("a dueling head needs hidden layers")
-	}
 	support, err := NewSupport(s.NumAtoms, s.VMin, s.VMax)
 	if err != nil {
 		return err
