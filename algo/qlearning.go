@@ -78,6 +78,11 @@ func (q *QReturns) Preprocess(b *batch.Batch, buf EpisodeStore, indices []int, g
 	return b.Set(batch.KeyReturns, q.retArr)
 }
 
+// Discounted returns the discounted reward sums and the target factors of
+// the windows of the last Preprocess (see NStep.Discounted), for algorithms
+// whose target is a distribution rather than a value.
+func (q *QReturns) Discounted() (sum, disc []float64) { return q.nstep.Discounted() }
+
 // DiscreteActions reads the logged actions of a Discrete action space from
 // a batch as category indices (action − the space's start), the form that
 // gathering Q-values and cross entropy take. The zero value is ready to use;

@@ -230,6 +230,14 @@ func (s *NStep) Windows(buf Episodes, indices []int, gamma float64, n int) []int
 	return s.cur
 }
 
+// Discounted returns, for each transition given to the last Windows call,
+// the discounted reward sum of its window and the factor γᵐ of the target
+// value, 0 where the window's last step terminated: the n-step return is
+// sum[k] + disc[k]·Q′ₖ. Distributional algorithms shift and scale a whole
+// target distribution by them. Both slices are scratch memory of s, valid
+// until the next call of Windows.
+func (s *NStep) Discounted() (sum, disc []float64) { return s.sum, s.disc }
+
 // ReturnsTo stores in dst the n-step returns of the transitions given to the
 // last Windows call: the discounted reward sum of each window plus γᵐ times
 // target[k], the target value of the obs_next of the window's last step

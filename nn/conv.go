@@ -125,18 +125,32 @@ func (n *NatureCNN) Params() Params { return n.Body.Params() }
 // computes a state value V [N, 1] and advantages A [N, actions] and returns
 // Q = V + A − mean(A) over the actions. Its parameters are Value's, prefixed
 // "value", then Advantage's, prefixed "advantage".
+//
+// With Atoms above 1 the head is distributional (the dueling network of
+// Rainbow, Hessel et al., 2018): V gives [N, atoms], A gives [N, actions ·
+// atoms] read as [N, actions, atoms], and the result [N, actions · atoms]
+// combines them atom by atom, V + A − mean over the actions of A; the
+// caller turns each action's atoms into a distribution.
 type Dueling struct {
 	Value, Advantage Layer
+	// Atoms is the number of outputs per action; 0 means 1.
+	Atoms int
 }
 
 // Forward returns V(x) + A(x) − mean_a A(x). It panics with tensor.ErrShape
-// unless Value gives [N, 1] and Advantage [N, actions].
+// unless Value gives [N, atoms] and Advantage [N, actions · atoms].
 func (d *Dueling) Forward(tp *tensor.Tape, x *tensor.Tensor) *tensor.Tensor {
 	v, a := d.Value.Forward(tp, x), d.Advantage.Forward(tp, x)
-	if v.NDim() != 2 || a.NDim() != 2 || v.Dim(1) != 1 || v.Dim(0) != a.Dim(0) {
-		panic(fmt.Errorf("%w: dueling head with value %v and advantage %v", tensor.ErrShape, v.Shape(), a.Shape()))
+	k := max(d.Atoms, 1)
+	if v.NDim() != 2 || a.NDim() != 2 || v.Dim(1) != k || v.Dim(0) != a.Dim(0) || a.Dim(1)%k != 0 {
+		panic(fmt.Errorf("%w: dueling head of %d atoms with value %v and advantage %v", tensor.ErrShape, k, v.Shape(), a.Shape()))
 	}
-	return tp.Add(v, tp.Sub(a, tp.MeanAxis(a, 1, true)))
+	if k == 1 {
+		return tp.Add(v, tp.Sub(a, tp.MeanAxis(a, 1, true)))
+	}
+	n := a.Dim(0)
+	a3, v3 := tp.Reshape(a, n, a.Dim(1)/k, k), tp.Reshape(v, n, 1, k)
+	return tp.Reshape(tp.Add(v3, tp.Sub(a3, tp.MeanAxis(a3, 1, true))), n, a.Dim(1))
 }
 
 // Params returns "value.*" then "advantage.*".

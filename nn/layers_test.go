@@ -111,6 +111,7 @@ func TestGradients(t *testing.T) {
 	lstm := NewLSTMCell(3, 4, rng)
 	noisy := NewNoisyLinear(3, 4, 0.5, rng)
 	duel := &Dueling{Value: NewLinear(3, 1, rng), Advantage: NewLinear(3, 4, rng)}
+	duelAtoms := &Dueling{Value: NewLinear(3, 3, rng), Advantage: NewLinear(3, 6, rng), Atoms: 3}
 	conv := NewConv2d(2, 3, 3, 2, 1, rng)
 	mlp, err := NewMLP(MLPConfig{In: 3, Hidden: []int{5}, Out: 2, Activation: Tanh}, rng)
 	if err != nil {
@@ -137,6 +138,8 @@ func TestGradients(t *testing.T) {
 			append([]*tensor.Tensor{x}, noisy.Params().Trainable().tensors()...)},
 		{"dueling", func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return duel.Forward(tp, in[0]) },
 			append([]*tensor.Tensor{x}, duel.Params().tensors()...)},
+		{"dueling atoms", func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return duelAtoms.Forward(tp, in[0]) },
+			append([]*tensor.Tensor{x}, duelAtoms.Params().tensors()...)},
 		{"conv", func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return conv.Forward(tp, in[0]) },
 			append([]*tensor.Tensor{img}, conv.Params().tensors()...)},
 		{"mlp", func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return mlp.Forward(tp, in[0]) },
@@ -232,6 +235,14 @@ func TestDueling(t *testing.T) {
 	}
 	if want := []string{"value.weight", "value.bias", "advantage.weight", "advantage.bias"}; !slices.Equal(names, want) {
 		t.Errorf("names %v, want %v", names, want)
+	}
+	// Two actions of three atoms: V = (1, 2, 3), A = ((1, 0, 4), (3, 2, 0)),
+	// mean over the actions (2, 1, 2); V + A − mean = ((0, 1, 5), (2, 3, 1)).
+	va := &Linear{Weight: tensor.New(3, 1), Bias: tensor.MustFromSlice([]float32{1, 2, 3})}
+	aa := &Linear{Weight: tensor.New(6, 1), Bias: tensor.MustFromSlice([]float32{1, 0, 4, 3, 2, 0})}
+	q = (&Dueling{Value: va, Advantage: aa, Atoms: 3}).Forward(nil, tensor.New(1, 1))
+	if want := []float32{0, 1, 5, 2, 3, 1}; !slices.Equal(q.Data(), want) || !slices.Equal(q.Shape(), []int{1, 6}) {
+		t.Errorf("distributional Q = %v %v, want %v [1 6]", q.Data(), q.Shape(), want)
 	}
 	bad := &Dueling{Value: a, Advantage: a}
 	defer func() {

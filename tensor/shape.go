@@ -27,7 +27,7 @@ func (tp *Tape) Reshape(x *Tensor, shape ...int) *Tensor {
 		case d == -1 && infer < 0:
 			infer = i
 		case d < 0:
-			panicf(ErrShape, "Reshape of %v to %v", x.shape, shape)
+			panicf(ErrShape, "Reshape of %v to %v", x.shape, n.out.shape)
 		default:
 			known *= d
 		}
@@ -37,7 +37,8 @@ func (tp *Tape) Reshape(x *Tensor, shape ...int) *Tensor {
 		known *= n.out.shape[infer]
 	}
 	if known != len(x.data) || infer >= 0 && known == 0 {
-		panicf(ErrShape, "Reshape of %v to %v", x.shape, shape)
+		// The node's copy of shape, so that shape does not escape.
+		panicf(ErrShape, "Reshape of %v to %v", x.shape, n.out.shape)
 	}
 	return &n.out
 }

@@ -53,6 +53,9 @@ func TestStepAllocs(t *testing.T) {
 		ce := tp.CrossEntropy(tp.Linear(cat, m.l1.w, m.l1.b), labels)
 		h := tp.Conv2d(img, conv.w, conv.b, conv.stride, 1)
 		loss = tp.Add(tp.Add(loss, ce), tp.Mean(h))
+		// A categorical head: logits viewed as [batch, 2, atoms].
+		dist := tp.LogSoftmax(tp.Reshape(m.forward(&tp, x), 16, 2, 1), 2)
+		loss = tp.Add(loss, tp.Mean(dist))
 		opt.zeroGrad()
 		tp.Backward(loss)
 	}); a != 0 {

@@ -33,11 +33,6 @@ func init() {
 		New: func(c *dqnRun, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
 			return dqn.New(c.Config, obs, act, rng)
 		},
-		Buffer: func(c *dqnRun, size, n int) (buffer.Buffer, error) {
-			if c.Prioritized == nil {
-				return buffer.NewVector(buffer.Config{Size: size}, n)
-			}
-			return buffer.NewPrioritizedVector(buffer.Config{Size: size}, n, *c.Prioritized)
-		},
+		Buffer: func(c *dqnRun, size, n int) (buffer.Buffer, error) { return replayBuffer(c.Prioritized, size, n) },
 	})
 }

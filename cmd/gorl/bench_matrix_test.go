@@ -36,7 +36,7 @@ func TestRefusedSpaces(t *testing.T) {
 	// Q-learning family, MultiDiscrete for the actors, whose heads are
 	// Categorical or Normal, Discrete for the continuous actor-critics.
 	refused := map[string]env.Space{
-		"a2c": multi, "bc": multi, "bcq": box, "dqn": box, "pg": multi, "ppo": multi,
+		"a2c": multi, "bc": multi, "bcq": box, "dqn": box, "pg": multi, "ppo": multi, "c51": box, "rainbow": box,
 		"ddpg": discrete, "sac": discrete, "td3": discrete, "redq": discrete, "discrete-sac": box,
 		"cql": discrete, "discrete-cql": box, "crr": box,
 		"bcq-continuous": discrete, "td3-bc": discrete,
@@ -221,6 +221,8 @@ func TestLearningSmoke(t *testing.T) {
 		{Algo: "ppo", Env: "CartPole-v1", Bar: matrixBar{195, 50_000, "smoke"}},
 		{Algo: "dqn", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
 		{Algo: "discrete-sac", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+		{Algo: "c51", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+		{Algo: "rainbow", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
 		{Algo: "sac", Env: "Pendulum-v1", Bar: matrixBar{-700, 10_000, "smoke"}},
 	}
 	var log bytes.Buffer

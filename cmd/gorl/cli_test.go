@@ -91,7 +91,7 @@ func TestCommandLine(t *testing.T) {
 	// A DQN run's configuration with its algo changed to ppo.
 	mixed := filepath.Join(tmp, "mixed.json")
 	for path, text := range map[string]string{badJSON: `{"algo": "dqn",`, unknownField: `{"trainer": {"epochz": 3}}`,
-		mixed: `{"algo": "ppo", "algorithm": {"hidden": [64], "n_step": 3, "beta_anneal_steps": 0}}`} {
+		mixed: `{"algo": "ppo", "algorithm": {"hidden": [64], "n_step": 3, "beta_anneal_steps": 0, "double": true}}`} {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
