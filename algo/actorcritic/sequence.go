@@ -1,0 +1,113 @@
+package actorcritic
+
+import "fmt"
+
+// Chunks cuts an on-policy collection, its rows in time order as
+// buffer.SampleIndices lists them, into the fixed-length sequences a
+// recurrent network learns from. A chunk never crosses an episode boundary:
+// a new chunk starts at row 0, after a row whose transition ended an
+// episode (terminated or truncated), where the buffer index does not follow
+// the previous row's (another env's sub-buffer, or the ring's wrap), and
+// after Length rows of one chunk. The hidden state at a chunk's start is
+// therefore either zero (an episode's first step) or the state stored at
+// collection for that row; no gradient flows from one chunk into another.
+//
+// The zero Chunks is ready to use; Split reuses its memory.
+type Chunks struct {
+	// Start and Len are the first row and the number of rows of each
+	// chunk, in row order; Len is in [1, Length].
+	Start, Len []int
+}
+
+// Split sets c to the chunks of the rows whose transitions end an episode
+// where done is true and sit at the buffer indices indices, with at most
+// length rows each. It panics if length < 1 or done and indices differ in
+// length.
+func (c *Chunks) Split(done []bool, indices []int, length int) {
+	if length < 1 || len(done) != len(indices) {
+		panic(fmt.Sprintf("actorcritic: Chunks.Split: length %d, %d done flags, %d indices", length, len(done), len(indices)))
+	}
+	c.Start, c.Len = c.Start[:0], c.Len[:0]
+	for i := range done {
+		k := len(c.Len) - 1
+		if i == 0 || done[i-1] || indices[i] != indices[i-1]+1 || c.Len[k] == length {
+			c.Start, c.Len = append(c.Start, i), append(c.Len, 1)
+			continue
+		}
+		c.Len[k]++
+	}
+}
+
+// Count returns the number of chunks.
+func (c *Chunks) Count() int { return len(c.Start) }
+
+// Packed lays out a minibatch of chunks for a recurrent network stepped
+// through time, PyTorch's packed sequences: the chunks ordered longest
+// first, so that at step t the chunks still running are the first Steps[t]
+// of Order, and the rows fed at step t follow those of the earlier steps in
+// Rows. A network steps its hidden state [m, h] (the state of chunk
+// Order[j] in row j), keeps its first Steps[t] rows at step t, and gathers
+// its outputs in the order of Rows: every valid step once and no padding,
+// so the losses need no mask.
+//
+// The zero Packed is ready to use; Pack reuses its memory.
+type Packed struct {
+	// Order lists the chunks, longest first (ties in the given order).
+	Order []int
+	// Starts holds the first row of each chunk of Order.
+	Starts []int
+	// Steps[t] is the number of chunks longer than t.
+	Steps []int
+	// Rows lists the rows, step after step: for each t, Starts[j] + t for
+	// j < Steps[t].
+	Rows []int
+}
+
+// Pack lays out the chunks sel (indices into c) in p. It panics if sel is
+// empty or holds an index out of range.
+func (p *Packed) Pack(c *Chunks, sel []int) {
+	if len(sel) == 0 {
+		panic("actorcritic: Packed.Pack of no chunk")
+	}
+	p.Order = append(p.Order[:0], sel...)
+	// Insertion sort, longest first and stable: minibatches hold few
+	// chunks, and it allocates nothing.
+	for i := 1; i < len(p.Order); i++ {
+		for j := i; j > 0 && c.Len[p.Order[j]] > c.Len[p.Order[j-1]]; j-- {
+			p.Order[j], p.Order[j-1] = p.Order[j-1], p.Order[j]
+		}
+	}
+	p.Starts = p.Starts[:0]
+	for _, k := range p.Order {
+		p.Starts = append(p.Starts, c.Start[k])
+	}
+	p.Steps, p.Rows = p.Steps[:0], p.Rows[:0]
+	for t := 0; t < c.Len[p.Order[0]]; t++ {
+		n := 0
+		for n < len(p.Order) && c.Len[p.Order[n]] > t {
+			p.Rows = append(p.Rows, p.Starts[n]+t)
+			n++
+		}
+		p.Steps = append(p.Steps, n)
+	}
+}
+
+// MaskTo writes into dst, of Steps·len(Order) values in the padded
+// time-major layout [T, m] (T = len(Steps), row j for chunk Order[j]), 1 for
+// the steps a chunk has and 0 for the padding past its end, for networks
+// that run padded sequences instead of packed ones. It panics if dst has
+// another length.
+func (p *Packed) MaskTo(dst []float32) {
+	m := len(p.Order)
+	if len(dst) != len(p.Steps)*m {
+		panic(fmt.Sprintf("actorcritic: Packed.MaskTo: %d values for %d steps of %d chunks", len(dst), len(p.Steps), m))
+	}
+	for t, n := range p.Steps {
+		for j := range m {
+			dst[t*m+j] = 0
+			if j < n {
+				dst[t*m+j] = 1
+			}
+		}
+	}
+}
