@@ -5,10 +5,11 @@ import "fmt"
 // Chunks cuts an on-policy collection, its rows in time order as
 // buffer.SampleIndices lists them, into the fixed-length sequences a
 // recurrent network learns from. A chunk never crosses an episode boundary:
-// a new chunk starts at row 0, after a row whose transition ended an
-// episode (terminated or truncated), where the buffer index does not follow
-// the previous row's (another env's sub-buffer, or the ring's wrap), and
-// after Length rows of one chunk. The hidden state at a chunk's start is
+// a new chunk starts at row 0, where a row's transition is not the one the
+// buffer holds after the previous row's in its episode (the previous ended
+// an episode, by termination or truncation, or was the newest step of its
+// sub-buffer, or the rows belong to other envs' sub-buffers), and after
+// Length rows of one chunk. The hidden state at a chunk's start is
 // therefore either zero (an episode's first step) or the state stored at
 // collection for that row; no gradient flows from one chunk into another.
 //
@@ -19,18 +20,19 @@ type Chunks struct {
 	Start, Len []int
 }
 
-// Split sets c to the chunks of the rows whose transitions end an episode
-// where done is true and sit at the buffer indices indices, with at most
-// length rows each. It panics if length < 1 or done and indices differ in
-// length.
-func (c *Chunks) Split(done []bool, indices []int, length int) {
-	if length < 1 || len(done) != len(indices) {
-		panic(fmt.Sprintf("actorcritic: Chunks.Split: length %d, %d done flags, %d indices", length, len(done), len(indices)))
+// Split sets c to the chunks of the rows whose transitions sit at the
+// buffer indices indices, with at most length rows each; next holds the
+// buffer's next index of each (buffer.Buffer.NextTo: the index itself at
+// an episode's end or at the newest step of an unfinished one). It panics
+// if length < 1 or next and indices differ in length.
+func (c *Chunks) Split(indices, next []int, length int) {
+	if length < 1 || len(next) != len(indices) {
+		panic(fmt.Sprintf("actorcritic: Chunks.Split: length %d, %d indices, %d next indices", length, len(indices), len(next)))
 	}
 	c.Start, c.Len = c.Start[:0], c.Len[:0]
-	for i := range done {
+	for i := range indices {
 		k := len(c.Len) - 1
-		if i == 0 || done[i-1] || indices[i] != indices[i-1]+1 || c.Len[k] == length {
+		if i == 0 || next[i-1] == indices[i-1] || next[i-1] != indices[i] || c.Len[k] == length {
 			c.Start, c.Len = append(c.Start, i), append(c.Len, 1)
 			continue
 		}
@@ -92,22 +94,43 @@ func (p *Packed) Pack(c *Chunks, sel []int) {
 	}
 }
 
-// MaskTo writes into dst, of Steps·len(Order) values in the padded
-// time-major layout [T, m] (T = len(Steps), row j for chunk Order[j]), 1 for
-// the steps a chunk has and 0 for the padding past its end, for networks
-// that run padded sequences instead of packed ones. It panics if dst has
-// another length.
+// PaddedRows returns dst (grown as needed) holding the rows of the padded
+// time-major layout [T, m] for T ≥ len(Steps) steps and the m chunks of
+// Order: row j of step t is Starts[j] + t while chunk Order[j] runs, and
+// Starts[j] (a placeholder that MaskTo masks) after its end. A network run
+// on it takes the same shapes for every minibatch of m chunks. It panics if
+// T < len(Steps).
+func (p *Packed) PaddedRows(dst []int, T int) []int {
+	if T < len(p.Steps) {
+		panic(fmt.Sprintf("actorcritic: Packed.PaddedRows: %d steps for chunks of %d", T, len(p.Steps)))
+	}
+	dst = dst[:0]
+	for t := range T {
+		for j, s := range p.Starts {
+			if t < len(p.Steps) && j < p.Steps[t] {
+				dst = append(dst, s+t)
+			} else {
+				dst = append(dst, s)
+			}
+		}
+	}
+	return dst
+}
+
+// MaskTo writes into dst, of T·len(Order) values in the padded time-major
+// layout of PaddedRows, 1 for the steps a chunk has and 0 for the padding
+// past its end. It panics if dst's length is not a multiple of len(Order)
+// at least len(Steps)·len(Order).
 func (p *Packed) MaskTo(dst []float32) {
 	m := len(p.Order)
-	if len(dst) != len(p.Steps)*m {
+	if len(dst)%m != 0 || len(dst) < len(p.Steps)*m {
 		panic(fmt.Sprintf("actorcritic: Packed.MaskTo: %d values for %d steps of %d chunks", len(dst), len(p.Steps), m))
 	}
-	for t, n := range p.Steps {
-		for j := range m {
-			dst[t*m+j] = 0
-			if j < n {
-				dst[t*m+j] = 1
-			}
+	for i := range dst {
+		t, j := i/m, i%m
+		dst[i] = 0
+		if t < len(p.Steps) && j < p.Steps[t] {
+			dst[i] = 1
 		}
 	}
 }
