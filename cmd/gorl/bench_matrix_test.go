@@ -38,7 +38,7 @@ func TestRefusedSpaces(t *testing.T) {
 	refused := map[string]env.Space{
 		"a2c": multi, "bc": multi, "bcq": box, "dqn": box, "pg": multi, "ppo": multi,
 		"ddpg": discrete, "sac": discrete, "td3": discrete, "redq": discrete, "discrete-sac": box,
-		"cql": discrete, "discrete-cql": box, "crr": box,
+		"cql": discrete, "discrete-cql": box, "crr": box, "rppo": box,
 	}
 	for _, name := range algorithmNames() {
 		act, ok := refused[name]
