@@ -197,3 +197,48 @@ func TestUpdateNeedsPreprocess(t *testing.T) {
 		t.Error("UpdateRepeat before Preprocess: no error")
 	}
 }
+
+// TestFirstStepLoss checks the masked losses of an update of one minibatch
+// of every sequence against values worked out from Preprocess's columns:
+// before the step the policy is the one Preprocess evaluated, so the ratio
+// is 1 and the clip loss is −mean(Â) over the valid steps, 0 for normalized
+// advantages; the value loss is mean((V − G)²) over the N transitions with V
+// the stored "v_s". Counting a padded step, or values of the padded unroll
+// that differ from the packed one, changes the figures.
+func TestFirstStepLoss(t *testing.T) {
+	act := algotest.Discrete(t, 2, 0)
+	for _, seqLen := range []int{1, 5, 16} {
+		cfg := rppo.DefaultConfig()
+		cfg.SeqLen = seqLen
+		r, err := rppo.New(cfg, algotest.Box(t, -10, 10, 4), act, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := algotest.Collection(t, 4, 25, act, rand.New(rand.NewPCG(3, 4)))
+		b, idx := algotest.Take(t, buf)
+		if err := r.Preprocess(b, buf, idx); err != nil {
+			t.Fatal(err)
+		}
+		vs, _ := b.Array(batch.KeyVS)
+		ret, _ := b.Array(batch.KeyReturns)
+		var want float64
+		for i, v := range nd.Data[float32](vs) {
+			d := float64(v - nd.Data[float32](ret)[i])
+			want += d * d
+		}
+		want /= float64(len(idx))
+		st, err := r.UpdateRepeat(b, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(st["vf_loss"]-want) > 1e-4*max(1, want) {
+			t.Errorf("seq_len %d: vf_loss %v; want %v", seqLen, st["vf_loss"], want)
+		}
+		if math.Abs(st["clip_loss"]) > 1e-5 {
+			t.Errorf("seq_len %d: clip_loss %v; want 0 (ratio 1, normalized advantages)", seqLen, st["clip_loss"])
+		}
+		if e := st["entropy"]; !(e > 0 && e <= math.Ln2+1e-6) {
+			t.Errorf("seq_len %d: entropy %v outside (0, ln 2]", seqLen, e)
+		}
+	}
+}
