@@ -300,9 +300,11 @@ func ExampleIDs() {
 	// Output:
 	// Acrobot-v1
 	// CartPole-v1
+	// CartPoleNoVel-v1
 	// MountainCar-v0
 	// MountainCarContinuous-v0
 	// Pendulum-v1
+	// PendulumNoVel-v1
 }
 
 // A zero NormalizeConfig normalizes nothing; the fields left at 0 take

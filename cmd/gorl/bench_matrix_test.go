@@ -42,6 +42,7 @@ func TestRefusedSpaces(t *testing.T) {
 		"bcq-continuous": discrete, "td3-bc": discrete,
 		"npg": multi, "trpo": multi, "bdqn": discrete,
 		"icm-dqn": box, "psrl": box, "gail": multi,
+		"rppo": box,
 	}
 	for _, name := range algorithmNames() {
 		act, ok := refused[name]

@@ -1,0 +1,102 @@
+package rppo
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gorl/gorl/algo/actorcritic"
+	"github.com/gorl/gorl/optim"
+)
+
+// ErrConfig is wrapped by the errors of Validate and New for an invalid
+// configuration or spaces the algorithm does not support.
+var ErrConfig = errors.New("rppo: invalid configuration")
+
+// Config holds the hyperparameters of recurrent PPO. A zero field means
+// "off" where its comment says so; DefaultConfig fills the others.
+type Config struct {
+	// Hidden is the size of the GRU's hidden state. Default 64.
+	Hidden int `json:"hidden"`
+	// HeadHidden are the hidden layers (tanh) of the actor's and the
+	// critic's MLPs after the GRU; empty means linear heads. Default [64].
+	HeadHidden []int `json:"head_hidden"`
+	// SeqLen is the length of the sequences the update learns from
+	// (actorcritic.Chunks): longer ones carry gradients further back in
+	// time. Default 16.
+	SeqLen int `json:"seq_len"`
+	// Training holds Adam's settings and the gradient-norm clip.
+	// Default lr 1e-3, clip 0.5.
+	Training actorcritic.Training `json:"training"`
+	// Gamma and GAELambda are γ and λ of GAE, in [0, 1]. Default 0.98 and
+	// 0.8.
+	Gamma     float64 `json:"gamma"`
+	GAELambda float64 `json:"gae_lambda"`
+	// EpsClip is ε of the clipped objective, in (0, 1). Default 0.2.
+	EpsClip float64 `json:"eps_clip"`
+	// VFCoef weighs the value loss, ≥ 0. Default 0.5.
+	VFCoef float64 `json:"vf_coef"`
+	// EntCoef weighs the entropy bonus, ≥ 0. Default 0: off.
+	EntCoef float64 `json:"ent_coef"`
+	// AdvantageNormalization standardizes the advantages of every
+	// minibatch. Default true.
+	AdvantageNormalization bool `json:"advantage_normalization"`
+	// DeterministicEval acts with the most likely action while the
+	// training-step flag is off. Default true.
+	DeterministicEval bool `json:"deterministic_eval"`
+}
+
+// DefaultConfig returns the settings the velocity-free CartPole was solved
+// with: a GRU of 64 shared by actor and critic, each with one tanh layer of
+// 64, sequences of 16 steps, Adam with lr 1e-3, gradient norm clipped at
+// 0.5, γ = 0.98, λ = 0.8, ε = 0.2, value coefficient 0.5, no entropy bonus,
+// advantage normalization and deterministic evaluation.
+func DefaultConfig() Config {
+	o := optim.DefaultAdamConfig()
+	return Config{
+		Hidden:                 64,
+		HeadHidden:             []int{64},
+		SeqLen:                 16,
+		Training:               actorcritic.Training{Optim: o, MaxGradNorm: 0.5},
+		Gamma:                  0.98,
+		GAELambda:              0.8,
+		EpsClip:                0.2,
+		VFCoef:                 0.5,
+		AdvantageNormalization: true,
+		DeterministicEval:      true,
+	}
+}
+
+// Validate returns an error wrapping ErrConfig naming the first invalid
+// field, or nil.
+func (c Config) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+	}
+	in01 := func(v float64) bool { return v >= 0 && v <= 1 }
+	switch {
+	case c.Hidden < 1:
+		return bad("hidden %d; want ≥ 1", c.Hidden)
+	case c.SeqLen < 1:
+		return bad("seq_len %d; want ≥ 1", c.SeqLen)
+	case !in01(c.Gamma):
+		return bad("gamma %v outside [0, 1]", c.Gamma)
+	case !in01(c.GAELambda):
+		return bad("gae_lambda %v outside [0, 1]", c.GAELambda)
+	case !(c.EpsClip > 0 && c.EpsClip < 1):
+		return bad("eps_clip %v outside (0, 1)", c.EpsClip)
+	case !(c.VFCoef >= 0) || math.IsInf(c.VFCoef, 0):
+		return bad("vf_coef %v; want finite ≥ 0", c.VFCoef)
+	case !(c.EntCoef >= 0) || math.IsInf(c.EntCoef, 0):
+		return bad("ent_coef %v; want finite ≥ 0", c.EntCoef)
+	}
+	for _, h := range c.HeadHidden {
+		if h < 1 {
+			return bad("head_hidden %v; want sizes ≥ 1", c.HeadHidden)
+		}
+	}
+	if err := c.Training.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return nil
+}
