@@ -17,7 +17,8 @@ type Config struct {
 	// Net is the actor-critic network. Default 64 × 64 tanh.
 	Net actorcritic.NetConfig `json:"net"`
 	// Training is the learner's Adam and gradient clipping. Default lr
-	// 1e-3, clipping at 40 (the paper's global norm).
+	// 1e-3, gradient norm clipped at 0.5 (the paper clips at 40, which let
+	// the policy collapse on CartPole: LEARNING.md).
 	Training actorcritic.Training `json:"training"`
 	// Gamma is the discount γ. Default 0.99.
 	Gamma float64 `json:"gamma"`
