@@ -3,7 +3,6 @@ package dqn
 import (
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -39,21 +38,19 @@ type DQN struct {
 	counters counters
 
 	// Scratch reused by every step.
-	tp        tensor.Tape // the update, with gradients
-	ntp       tensor.Tape // targets, without
-	caller    nn.Caller   // online network on the batch
-	nextCall  nn.Caller   // online network on obs_next
-	tgtCall   nn.Caller   // target network on obs_next
-	returns   algo.QReturns
-	acts      algo.DiscreteActions
-	nextAct   []int
-	retT, wT  *tensor.Tensor
-	retN, wN  *nd.Array // retT's and wT's memory as arrays
-	actIdx    []int
-	td        []float64 // TD errors of the last update, for priorities
-	stats     map[string]float64
-	betaStart float64 // β of the prioritized buffer when annealing began
-	betaSet   bool
+	tp       tensor.Tape // the update, with gradients
+	ntp      tensor.Tape // targets, without
+	caller   nn.Caller   // online network on the batch
+	nextCall nn.Caller   // online network on obs_next
+	tgtCall  nn.Caller   // target network on obs_next
+	returns  algo.QReturns
+	acts     algo.DiscreteActions
+	nextAct  []int
+	retT, wT *tensor.Tensor
+	retN, wN *nd.Array // retT's and wT's memory as arrays
+	actIdx   []int
+	td       []float64 // TD errors of the last update, for priorities
+	stats    map[string]float64
 }
 
 // counters are the parts of the state that are not tensors.
@@ -62,8 +59,7 @@ type counters struct {
 	EnvSteps int64   `json:"env_steps"` // last value given to Schedule
 	EpsTrain float64 `json:"eps_train"` // current ε of the policy
 	EpsTest  float64 `json:"eps_test"`
-	Beta     float64 `json:"beta_start"`
-	BetaSet  bool    `json:"beta_set"`
+	algo.Reprioritize
 }
 
 // New returns a DQN for an env with the given spaces, with its Q network
@@ -171,16 +167,10 @@ func (d *DQN) Updates() int64 { return d.counters.Updates }
 func (d *DQN) Schedule(envSteps int64) {
 	d.counters.EnvSteps = envSteps
 	if d.cfg.EpsDecaySteps > 0 {
-		eps := linear(d.cfg.EpsTrain, d.cfg.EpsTrainFinal, envSteps, d.cfg.EpsDecaySteps)
+		eps := algo.Linear(d.cfg.EpsTrain, d.cfg.EpsTrainFinal, envSteps, d.cfg.EpsDecaySteps)
 		d.counters.EpsTrain = eps
 		d.pol.SetEps(eps, d.counters.EpsTest) // in [0, 1]: both ends are
 	}
-}
-
-// linear goes from a at step 0 to b at step n and stays at b.
-func linear(a, b float64, step, n int64) float64 {
-	f := math.Min(1, math.Max(0, float64(step)/float64(n)))
-	return a + (b-a)*f
 }
 
 // Preprocess computes the n-step returns of the sampled transitions
@@ -359,35 +349,13 @@ func copyFloats(dst, a *nd.Array) error {
 // Postprocess gives a prioritized buffer (buffer.Prioritizer) the new
 // priorities of the transitions at indices, their absolute TD errors from the
 // last Update, and moves its β along the schedule (BetaFinal,
-// BetaAnnealSteps). Other buffers are left alone.
+// BetaAnnealSteps), with algo.Reprioritize. Other buffers are left alone.
 func (d *DQN) Postprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
-	p, ok := buf.(buffer.Prioritizer)
-	if !ok {
-		return nil
-	}
-	if len(indices) != len(d.td) {
-		return fmt.Errorf("dqn: %d indices for %d TD errors of the last update", len(indices), len(d.td))
-	}
-	if err := p.UpdateWeight(indices, d.td); err != nil {
-		return fmt.Errorf("dqn: priorities: %w", err)
-	}
-	if d.cfg.BetaAnnealSteps > 0 {
-		if !d.counters.BetaSet {
-			d.counters.Beta, d.counters.BetaSet = betaOf(p), true
-		}
-		if err := p.SetBeta(linear(d.counters.Beta, d.cfg.BetaFinal, d.counters.EnvSteps, d.cfg.BetaAnnealSteps)); err != nil {
-			return fmt.Errorf("dqn: β: %w", err)
-		}
+	err := d.counters.Postprocess(buf, indices, d.td, d.cfg.BetaFinal, d.counters.EnvSteps, d.cfg.BetaAnnealSteps)
+	if err != nil {
+		return fmt.Errorf("dqn: %w", err)
 	}
 	return nil
-}
-
-// betaOf returns the current β of a prioritized buffer that reports it.
-func betaOf(p buffer.Prioritizer) float64 {
-	if b, ok := p.(interface{ Beta() float64 }); ok {
-		return b.Beta()
-	}
-	return 0
 }
 
 // Save writes the DQN's state: the online and target networks, Adam's state,
