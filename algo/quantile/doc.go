@@ -36,9 +36,11 @@
 //     selection and gathering are written once. QR-DQN's MLP output unit
 //     j·A + a is quantile j of action a (Tianshou orders it the other way).
 //   - The quantile Huber loss is one fused tensor op returning each row's
-//     loss: a composition of broadcast ops made B·N·M tensors of several
+//     loss: a composition of broadcast ops makes B·N·M tensors of several
 //     kinds for QR-DQN's 200 quantiles, and the per-row losses are what
-//     prioritized replay needs.
+//     prioritized replay needs. The op sorts each row's targets and sums
+//     runs of them with prefix sums rather than visiting all N·M pairs
+//     (figures in BENCHMARKS.md).
 //   - Priorities are each transition's quantile Huber loss (unweighted by
 //     the importance weights).
 package quantile
