@@ -7,9 +7,11 @@ import (
 
 	"gonum.org/v1/gonum/floats/scalar"
 
+	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/qrdqn"
 	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -145,5 +147,43 @@ func TestFractions(t *testing.T) {
 		if got := qrdqn.Fractions(4).Data()[i]; got != want {
 			t.Errorf("τ̂%d = %v, want %v", i, got, want)
 		}
+	}
+}
+
+// TestPrioritized checks updates from a prioritized buffer: importance
+// weights reach the loss, each transition's loss goes back as its priority
+// (no error), and β moves from the buffer's 0.4 towards BetaFinal 1 by
+// the linear schedule: 0.4 + 0.6·500/1000 = 0.7 at 500 env steps.
+func TestPrioritized(t *testing.T) {
+	cfg := small(8)
+	cfg.BetaFinal, cfg.BetaAnnealSteps = 1, 1000
+	act := algotest.Discrete(t, 2, 0)
+	q := algotest.Build(t, qrdqn.New, cfg, act, rand.New(rand.NewPCG(1, 2)))
+	buf, err := buffer.NewPrioritized(buffer.Config{Size: 64}, buffer.DefaultPriorityConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 40 {
+		o := []float32{rng.Float32(), rng.Float32(), rng.Float32(), rng.Float32()}
+		b := batch.MustNew("obs", o, "act", int64(i%2), "rew", 1.0, "terminated", i%10 == 9,
+			"truncated", false, "obs_next", o)
+		if _, err := buf.Add(b, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q.Schedule(500)
+	var l algo.Learner
+	for range 3 {
+		st, err := l.Step(q, buf, 16, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(st["loss"] >= 0) {
+			t.Fatalf("loss %v", st["loss"])
+		}
+	}
+	if got := buf.Beta(); !scalar.EqualWithinAbs(got, 0.7, 1e-12) {
+		t.Errorf("β %v, want 0.7", got)
 	}
 }
