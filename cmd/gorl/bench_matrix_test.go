@@ -38,6 +38,7 @@ func TestRefusedSpaces(t *testing.T) {
 	refused := map[string]env.Space{
 		"a2c": multi, "bc": multi, "bcq": box, "dqn": box, "pg": multi, "ppo": multi,
 		"ddpg": discrete, "sac": discrete, "td3": discrete, "redq": discrete, "discrete-sac": box,
+		"qrdqn": box, "iqn": box, "fqf": box,
 	}
 	for _, name := range algorithmNames() {
 		act, ok := refused[name]
