@@ -34,6 +34,7 @@ type QReturns struct {
 	tq     []float32   // target values of the windows
 	ret    []float32
 	retArr *nd.Array // ret as an array, stored as "returns"
+	width  int       // values per window of ret; 0 for a vector
 }
 
 // Preprocess stores in b, the transitions of buf at indices, their n-step
@@ -49,6 +50,25 @@ type QReturns struct {
 // last steps has no obs_next or buf cannot take them. It panics as
 // NStep.Windows does (n < 1, gamma outside [0, 1], an index outside buf).
 func (q *QReturns) Preprocess(b *batch.Batch, buf EpisodeStore, indices []int, gamma float64, n int,
+	target func(dst []float32, next *batch.Batch) error) error {
+	return q.preprocess(b, buf, indices, gamma, n, 0, target)
+}
+
+// PreprocessRows is Preprocess for distributional Q-learning (QR-DQN, IQN,
+// FQF): target stores width target values per observation of next in dst
+// (row-major [len(indices), width]: the quantiles of the target
+// distribution), and "returns" holds float32 [len(indices), width], each
+// value the n-step return with that target value (NStep.RowsTo). It panics
+// as Preprocess does, and for width < 1.
+func (q *QReturns) PreprocessRows(b *batch.Batch, buf EpisodeStore, indices []int, gamma float64, n, width int,
+	target func(dst []float32, next *batch.Batch) error) error {
+	if width < 1 {
+		panic(shapeError("QReturns.PreprocessRows", "width %d", width))
+	}
+	return q.preprocess(b, buf, indices, gamma, n, width, target)
+}
+
+func (q *QReturns) preprocess(b *batch.Batch, buf EpisodeStore, indices []int, gamma float64, n, width int,
 	target func(dst []float32, next *batch.Batch) error) error {
 	k := len(indices)
 	last := q.nstep.Windows(buf, indices, gamma, n)
@@ -66,15 +86,24 @@ func (q *QReturns) Preprocess(b *batch.Batch, buf EpisodeStore, indices []int, g
 	if err := q.nextIn.Set(batch.KeyObs, obsNext); err != nil {
 		return fmt.Errorf("algo: n-step returns: obs_next: %w", err)
 	}
-	q.tq = slices.Grow(q.tq[:0], k)[:k]
+	size := k * max(width, 1)
+	q.tq = slices.Grow(q.tq[:0], size)[:size]
 	if err := target(q.tq, &q.nextIn); err != nil {
 		return err
 	}
-	if len(q.ret) != k || q.retArr == nil {
-		q.ret = make([]float32, k)
-		q.retArr, _ = nd.FromSlice(q.ret) // a slice of float32 always converts
+	if len(q.ret) != size || q.width != width || q.retArr == nil {
+		q.ret, q.width = make([]float32, size), width
+		if width == 0 {
+			q.retArr, _ = nd.FromSlice(q.ret) // a slice of float32 always converts
+		} else {
+			q.retArr, _ = nd.FromSlice(q.ret, k, width)
+		}
 	}
-	q.nstep.ReturnsTo(q.ret, q.tq)
+	if width == 0 {
+		q.nstep.ReturnsTo(q.ret, q.tq)
+	} else {
+		q.nstep.RowsTo(q.ret, q.tq, width)
+	}
 	return b.Set(batch.KeyReturns, q.retArr)
 }
 

@@ -257,3 +257,22 @@ func (s *NStep) ReturnsTo(dst, target []float32) {
 		dst[k] = float32(g)
 	}
 }
+
+// RowsTo is ReturnsTo for a distribution of target values per window
+// (quantiles, atoms): target and dst hold width values per window in
+// row-major order, and dst[k·width + j] = the window's discounted reward sum
+// + γᵐ·target[k·width + j] (the sum alone after a terminated last step).
+// It panics with an *Error wrapping ErrShape unless dst and target have
+// width values for each window of the last Windows call.
+func (s *NStep) RowsTo(dst, target []float32, width int) {
+	if width < 1 || len(dst) != width*len(s.sum) || len(target) != len(dst) {
+		panic(shapeError("NStep.RowsTo", "dst %d, target %d, width %d for %d windows", len(dst), len(target), width, len(s.sum)))
+	}
+	for k, g := range s.sum {
+		d := s.disc[k]
+		row, tr := dst[k*width:(k+1)*width], target[k*width:(k+1)*width]
+		for j := range row {
+			row[j] = float32(g + d*float64(tr[j]))
+		}
+	}
+}

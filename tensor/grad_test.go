@@ -333,6 +333,42 @@ func gradCases() []gradCase {
 			},
 		},
 		gradCase{
+			// Targets fixed at −1.5, 0.25, 1.75 in every row; predictions
+			// kept away from target ± κ (κ = 1), the kinks of the Huber
+			// function (u = 0 is smooth: the loss and its slope are 0 there
+			// on both sides).
+			name: "QuantileHuber",
+			inputs: func(rng *rand.Rand) []*tensor.Tensor {
+				return []*tensor.Tensor{uniform(rng, -2, 2, []float32{-2.5, -0.5, -0.75, 1.25, 0.75, 2.75}, 3, 4)}
+			},
+			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
+				target, _ := tensor.FromSlice([]float32{-1.5, 0.25, 1.75, -1.5, 0.25, 1.75, -1.5, 0.25, 1.75}, 3, 3)
+				tau, _ := tensor.FromSlice([]float32{0.125, 0.375, 0.625, 0.875}, 4)
+				return tp.QuantileHuber(in[0], target, tau, 1)
+			},
+		},
+		gradCase{
+			// Fractions per row ([B, N], IQN's sampled τ) and κ = 0.5.
+			name: "QuantileHuberRows",
+			inputs: func(rng *rand.Rand) []*tensor.Tensor {
+				return []*tensor.Tensor{uniform(rng, -2, 2, []float32{-2, -1, 0.5, 1, -0.25, 0.75}, 2, 3)}
+			},
+			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
+				target, _ := tensor.FromSlice([]float32{-1.5, 0.25, 1.5, -1.5, 0.25, 1.5}, 2, 3)
+				tau, _ := tensor.FromSlice([]float32{0.1, 0.5, 0.7, 0.9, 0.2, 0.4}, 2, 3)
+				return tp.QuantileHuber(in[0], target, tau, 0.5)
+			},
+		},
+		gradCase{
+			name:   "Cosines",
+			inputs: func(rng *rand.Rand) []*tensor.Tensor { return []*tensor.Tensor{uniform(rng, 0, 1, nil, 2, 3)} },
+			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
+				return tp.Cosines(in[0], 4)
+			},
+			// The fourth feature turns fast (cos 4πτ): a smaller step.
+			cfg: tensortest.Config{Step: 2e-3, AbsTol: 2e-3, RelTol: 2e-2},
+		},
+		gradCase{
 			name:   "CrossEntropy",
 			inputs: func(rng *rand.Rand) []*tensor.Tensor { return []*tensor.Tensor{uniform(rng, -2, 2, nil, 3, 4)} },
 			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {

@@ -39,6 +39,7 @@ type node struct {
 	// operations); aux keeps values the backward pass needs and scratch.
 	buf []float32
 	aux [3][]float32
+	f64 []float64 // float64 scratch (QuantileHuber's prefix sums)
 	idx []int
 	// ints and f hold the operation's parameters (axes, strides, constants).
 	ints [6]int

@@ -42,7 +42,8 @@ func TestRefusedSpaces(t *testing.T) {
 		"bcq-continuous": discrete, "td3-bc": discrete,
 		"npg": multi, "trpo": multi, "bdqn": discrete,
 		"icm-dqn": box, "psrl": box, "gail": multi,
-		"rppo": box,
+		"rppo":  box,
+		"qrdqn": box, "iqn": box, "fqf": box,
 	}
 	for _, name := range algorithmNames() {
 		act, ok := refused[name]

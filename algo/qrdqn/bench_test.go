@@ -1,0 +1,33 @@
+package qrdqn_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/algo/algotest"
+	"github.com/gorl/gorl/algo/qrdqn"
+	"github.com/gorl/gorl/internal/cputime"
+	"github.com/gorl/gorl/tensor"
+)
+
+// BenchmarkUpdate measures one update cycle with the settings of
+// Tianshou's CartPole test: sample 64 from a vector buffer of 20,000 over 10 envs, 3-step returns with double-Q targets (online and target networks on obs_next, 200 quantiles each), the quantile Huber loss of 200 × 200 pairs per transition, an Adam step of the MLP 4→128→128→128→128→400, and the target-copy counter.
+func BenchmarkUpdate(b *testing.B) {
+	b.Logf("BLAS: %s", tensor.BLASName())
+	b.Run(algotest.BLASTag()+"/batch=64", func(b *testing.B) {
+		act := algotest.Discrete(b, 2, 0)
+		buf := algotest.Collection(b, 10, 2000, act, rand.New(rand.NewPCG(1, 2)))
+		a, err := qrdqn.New(qrdqn.DefaultConfig(), algotest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var l algo.Learner
+		rng := rand.New(rand.NewPCG(5, 6))
+		cputime.Measure(b, func() {
+			if _, err := l.Step(a, buf, 64, rng); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
