@@ -12,12 +12,13 @@ const (
 )
 
 // asterix: the player moves in the four directions within rows 1 to 8.
-// Every spawn interval an enemy (probability 2/3) or a piece of gold enters
-// a free row (chosen uniformly) from a random side, and every move
-// interval all of them move one cell sideways, leaving at the far side.
-// Touching gold is +1 and removes it; touching an enemy ends the game.
-// Difficulty ramping: every 101 frames the spawn interval shrinks by one
-// frame, and on every second ramp the move interval too, down to 1.
+// Every spawn interval (10 frames at first) an enemy (probability 2/3) or
+// a piece of gold enters a free row (chosen uniformly) from a random side,
+// and every move interval (5 frames at first) all of them move one cell
+// sideways, leaving at the far side. Touching gold is +1 and removes it;
+// touching an enemy ends the game. Difficulty ramping: every 102 frames
+// the spawn interval shrinks by one frame, and on every second ramp the
+// move interval too, down to 1.
 //
 // Channels: 0 player, 1 enemy, 2 trail (an entity's previous cell), 3 gold.
 type asterix struct {

@@ -34,8 +34,8 @@ type seaObj struct {
 // frames), which move one cell per frame. Enemy fish and subs (1 in 3)
 // enter rows 1 to 8 from a random side every spawn interval (not into a
 // row where an enemy moves the other way) and move one cell every move
-// interval; subs fire a bullet every 10 frames. Divers enter every 30
-// frames and move every 5. Shooting an enemy is +1. Touching a diver picks
+// interval + 1 frames (6 at first); subs fire a bullet every 11 frames.
+// Divers enter every 30 frames and move every 6. Shooting an enemy is +1. Touching a diver picks
 // it up (at most 6). Oxygen (200) falls by one per frame below the
 // surface (row 0); surfacing with at least one diver refills it and drops
 // one diver, or, with 6, all of them for a bonus of one point per tenth of
