@@ -1,7 +1,5 @@
 package minatar
 
-import "math/rand/v2"
-
 // MinAtar's Asterix constants: frames between difficulty ramps, and the
 // initial frames between spawns and between moves of the entities.
 const (
@@ -36,7 +34,7 @@ func (g *asterix) channels() int   { return 4 }
 func (g *asterix) minimal() []int  { return []int{NoOp, Left, Up, Right, Down} }
 func (g *asterix) difficulty() int { return g.rampIndex }
 
-func (g *asterix) reset(*rand.Rand) {
+func (g *asterix) reset(random) {
 	g.x, g.y = 5, 5
 	clear(g.active[:])
 	g.spawnSpeed, g.spawnTimer = asterixSpawnSpeed, asterixSpawnSpeed
@@ -46,7 +44,7 @@ func (g *asterix) reset(*rand.Rand) {
 
 // spawn draws the side and the kind, then a free row; with no free row it
 // does nothing after the first two draws.
-func (g *asterix) spawn(rng *rand.Rand) {
+func (g *asterix) spawn(rng random) {
 	right := rng.Float64() < 0.5
 	gold := rng.Float64() < 1.0/3
 	free := 0
@@ -89,7 +87,7 @@ func (g *asterix) touch(i int, reward *float64, terminal *bool) {
 	}
 }
 
-func (g *asterix) step(a int, rng *rand.Rand) (float64, bool) {
+func (g *asterix) step(a int, rng random) (float64, bool) {
 	if g.spawnTimer == 0 {
 		g.spawn(rng)
 		g.spawnTimer = g.spawnSpeed

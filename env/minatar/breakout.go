@@ -1,7 +1,5 @@
 package minatar
 
-import "math/rand/v2"
-
 // breakout: a paddle on the bottom row bounces a ball, which moves one cell
 // diagonally per frame, into three rows of bricks (rows 1 to 3). A brick
 // the ball enters is broken (+1) and the ball turns back vertically; the
@@ -35,7 +33,7 @@ func (g *breakout) channels() int   { return 4 }
 func (g *breakout) minimal() []int  { return []int{NoOp, Left, Right} }
 func (g *breakout) difficulty() int { return 0 }
 
-func (g *breakout) reset(rng *rand.Rand) {
+func (g *breakout) reset(rng random) {
 	g.ballY = 3
 	if rng.IntN(2) == 0 {
 		g.ballX, g.dir = 0, 2
@@ -55,7 +53,7 @@ func (g *breakout) fillBricks() {
 	}
 }
 
-func (g *breakout) step(a int, _ *rand.Rand) (float64, bool) {
+func (g *breakout) step(a int, _ random) (float64, bool) {
 	switch a {
 	case Left:
 		g.pos = max(0, g.pos-1)

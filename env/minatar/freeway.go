@@ -1,7 +1,5 @@
 package minatar
 
-import "math/rand/v2"
-
 // MinAtar's Freeway constants: frames between the chicken's moves and the
 // length of a game in frames.
 const (
@@ -33,7 +31,7 @@ func (g *freeway) channels() int   { return 7 }
 func (g *freeway) minimal() []int  { return []int{NoOp, Up, Down} }
 func (g *freeway) difficulty() int { return 0 }
 
-func (g *freeway) reset(rng *rand.Rand) {
+func (g *freeway) reset(rng random) {
 	g.randomizeCars(rng)
 	clear(g.carX[:])
 	g.pos = Size - 1
@@ -42,7 +40,7 @@ func (g *freeway) reset(rng *rand.Rand) {
 }
 
 // randomizeCars draws the eight speeds, then the eight directions.
-func (g *freeway) randomizeCars(rng *rand.Rand) {
+func (g *freeway) randomizeCars(rng random) {
 	for i := range g.carSpeed {
 		g.carSpeed[i] = 1 + rng.IntN(5)
 	}
@@ -54,7 +52,7 @@ func (g *freeway) randomizeCars(rng *rand.Rand) {
 	}
 }
 
-func (g *freeway) step(a int, rng *rand.Rand) (float64, bool) {
+func (g *freeway) step(a int, rng random) (float64, bool) {
 	if g.moveTimer == 0 && (a == Up || a == Down) {
 		g.moveTimer = freewayMoveInterval
 		if a == Up {

@@ -75,6 +75,13 @@ func DefaultConfig() Config { return Config{StickyActionProb: DefaultStickyActio
 // invalid Config.
 var ErrConfig = errors.New("minatar: invalid configuration")
 
+// random is what the games draw from: *rand.Rand, or a replay of recorded
+// draws in the tests.
+type random interface {
+	Float64() float64
+	IntN(n int) int
+}
+
 // game is the rules of one game on its own state.
 type game interface {
 	// channels returns the number of observation channels.
@@ -82,10 +89,10 @@ type game interface {
 	// minimal returns the game's minimal action set.
 	minimal() []int
 	// reset starts an episode.
-	reset(rng *rand.Rand)
+	reset(rng random)
 	// step plays one frame with an action of the full set and returns
 	// the reward and whether the game is over.
-	step(a int, rng *rand.Rand) (reward float64, terminal bool)
+	step(a int, rng random) (reward float64, terminal bool)
 	// observe sets the cells of the objects in obs, a zeroed
 	// [channels][Size][Size] grid in C order.
 	observe(obs []uint8)

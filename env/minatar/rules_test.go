@@ -4,6 +4,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nd"
 )
 
 // The expected values of these tests are worked out by hand from the rules
@@ -12,7 +15,7 @@ import (
 
 // play steps g with actions until the game is over and returns the reward
 // of each step and the 1-based step that ended the game (0 if none did).
-func play(g game, actions []int, rng *rand.Rand) (rewards []float64, end int) {
+func play(g game, actions []int, rng random) (rewards []float64, end int) {
 	for i, a := range actions {
 		r, term := g.step(a, rng)
 		rewards = append(rewards, r)
@@ -519,4 +522,45 @@ func TestSeaquestRules(t *testing.T) {
 			t.Errorf("%d divers aboard, %d swimming; want 1, 0", g.divers, len(g.swimmers))
 		}
 	})
+}
+
+// TestSticky checks how often Step plays the previous action instead of
+// the one given, with alternating actions: a sticky step shows as a
+// repeat unless the step before was sticky too (it then played the action
+// given now), so repeats show with probability p·(1 − p).
+func TestSticky(t *testing.T) {
+	for _, tc := range []struct {
+		p        float64
+		min, max float64
+	}{
+		{0, 0, 0},
+		{0.1, 0.0697, 0.1103}, // 0.09 ± 4.5 standard deviations of 4000 draws
+		{1, 1, 1},
+	} {
+		e, err := New("Freeway", Config{StickyActionProb: tc.p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Reset(env.SeedOf(1))
+		act := nd.Zeros(nd.Int64)
+		repeats := 0
+		const n = 4000
+		for i := range n {
+			a := []int{Up, Down}[i%2]
+			nd.Data[int64](act)[0] = int64(a)
+			_, _, term, _, _, err := e.Step(act)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.last != a {
+				repeats++
+			}
+			if term {
+				e.Reset(env.NoSeed)
+			}
+		}
+		if f := float64(repeats) / n; f < tc.min || f > tc.max {
+			t.Errorf("p = %v: %.4f of the steps repeated the previous action, want [%v, %v]", tc.p, f, tc.min, tc.max)
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package minatar
 
 import (
-	"math/rand/v2"
 	"slices"
 )
 
@@ -68,7 +67,7 @@ func (g *seaquest) channels() int   { return 10 }
 func (g *seaquest) minimal() []int  { return []int{NoOp, Left, Up, Right, Down, Fire} }
 func (g *seaquest) difficulty() int { return g.rampIndex }
 
-func (g *seaquest) reset(*rand.Rand) {
+func (g *seaquest) reset(random) {
 	g.oxygen, g.divers = seaMaxOxygen, 0
 	g.x, g.y, g.right = 5, 0, false
 	g.shots, g.bombs = g.shots[:0], g.bombs[:0]
@@ -94,7 +93,7 @@ func hit(list *[]seaObj, o *seaObj) bool {
 	return false
 }
 
-func (g *seaquest) step(a int, rng *rand.Rand) (float64, bool) {
+func (g *seaquest) step(a int, rng random) (float64, bool) {
 	reward, terminal := 0.0, false
 	if g.spawnTimer == 0 {
 		g.spawnEnemy(rng)
@@ -241,7 +240,7 @@ func (g *seaquest) moveEnemy(list *[]seaObj, i int, e *seaObj, reward *float64, 
 
 // spawnEnemy draws a side, a kind (a sub with probability 1/3) and a row
 // 1–8, and adds the enemy unless an enemy in that row moves the other way.
-func (g *seaquest) spawnEnemy(rng *rand.Rand) {
+func (g *seaquest) spawnEnemy(rng random) {
 	right := rng.Float64() < 0.5
 	sub := rng.Float64() < 1.0/3
 	y := 1 + rng.IntN(8)

@@ -1,7 +1,5 @@
 package minatar
 
-import "math/rand/v2"
-
 // MinAtar's Space Invaders constants: frames between the cannon's shots,
 // the aliens' initial frames per move, and frames between alien shots.
 const (
@@ -41,7 +39,7 @@ func (g *spaceInvaders) channels() int   { return 6 }
 func (g *spaceInvaders) minimal() []int  { return []int{NoOp, Left, Right, Fire} }
 func (g *spaceInvaders) difficulty() int { return g.rampIndex }
 
-func (g *spaceInvaders) reset(*rand.Rand) {
+func (g *spaceInvaders) reset(random) {
 	g.pos = 5
 	clear(g.shots[:])
 	clear(g.bombs[:])
@@ -62,7 +60,7 @@ func (g *spaceInvaders) newWave() {
 	}
 }
 
-func (g *spaceInvaders) step(a int, _ *rand.Rand) (float64, bool) {
+func (g *spaceInvaders) step(a int, _ random) (float64, bool) {
 	terminal := false
 	switch {
 	case a == Fire && g.shotTimer == 0:
