@@ -9,6 +9,7 @@ import (
 
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/envtest"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -425,10 +426,9 @@ func BenchmarkAtariPreprocessing(b *testing.B) {
 	e := must(env.NewAtariPreprocessing(newArcade(210, 160, 1), env.DefaultAtariConfig()))
 	resetOK(b, e, env.SeedOf(1))
 	a := act(1)
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
+	cputime.Measure(b, func() {
 		if _, _, _, _, _, err := e.Step(a); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }

@@ -15,7 +15,7 @@ type breakout struct {
 	lastX, lastY      int
 	pos               int // paddle column
 	strike            bool
-	bricks            [Size * Size]bool
+	bricks            grid
 }
 
 // Ball directions as (dx, dy), y growing downwards, and the directions
@@ -49,7 +49,7 @@ func (g *breakout) reset(rng random) {
 func (g *breakout) fillBricks() {
 	clear(g.bricks[:])
 	for i := 1 * Size; i < 4*Size; i++ {
-		g.bricks[i] = true
+		g.bricks[i] = 1
 	}
 }
 
@@ -72,12 +72,12 @@ func (g *breakout) step(a int, _ random) (float64, bool) {
 	case y < 0:
 		y = 0
 		g.dir = bounceFlat[g.dir]
-	case g.bricks[y*Size+x]:
+	case g.bricks[y*Size+x] != 0:
 		struck = true
 		if !g.strike {
 			reward++
 			g.strike = true
-			g.bricks[y*Size+x] = false
+			g.bricks[y*Size+x] = 0
 			y = g.lastY
 			g.dir = bounceFlat[g.dir]
 		}
@@ -103,24 +103,13 @@ func (g *breakout) step(a int, _ random) (float64, bool) {
 	return reward, terminal
 }
 
-func (g *breakout) noBricks() bool {
-	for _, b := range g.bricks {
-		if b {
-			return false
-		}
-	}
-	return true
-}
+func (g *breakout) noBricks() bool { return g.bricks == grid{} }
 
 func (g *breakout) observe(obs []uint8) {
 	set(obs, 0, Size-1, g.pos)
 	set(obs, 1, g.ballY, g.ballX)
 	set(obs, 2, g.lastY, g.lastX)
-	for i, b := range g.bricks {
-		if b {
-			obs[3*Size*Size+i] = 1
-		}
-	}
+	copy(obs[3*Size*Size:], g.bricks[:])
 }
 
 func (g *breakout) appendState(w *writer) {

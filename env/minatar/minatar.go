@@ -350,12 +350,10 @@ func (w *writer) bool(v bool) {
 }
 
 // grid appends a grid of booleans as 100 bits in 13 bytes.
-func (w *writer) grid(g *[Size * Size]bool) {
+func (w *writer) grid(g *grid) {
 	var p [(Size*Size + 7) / 8]byte
 	for i, v := range g {
-		if v {
-			p[i/8] |= 1 << (i % 8)
-		}
+		p[i/8] |= v << (i % 8)
 	}
 	w.b = append(w.b, p[:]...)
 }
@@ -393,7 +391,7 @@ func (r *reader) int(lo, hi int) int {
 
 func (r *reader) bool() bool { return r.int(0, 1) == 1 }
 
-func (r *reader) grid(g *[Size * Size]bool) {
+func (r *reader) grid(g *grid) {
 	const n = (Size*Size + 7) / 8
 	if r.err != nil {
 		return
@@ -403,7 +401,7 @@ func (r *reader) grid(g *[Size * Size]bool) {
 		return
 	}
 	for i := range g {
-		g[i] = r.b[i/8]&(1<<(i%8)) != 0
+		g[i] = r.b[i/8] >> (i % 8) & 1
 	}
 	if r.b[n-1]>>(Size*Size%8) != 0 {
 		r.fail("grid padding bits set")
@@ -426,6 +424,20 @@ func (r *reader) end() {
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("%d bytes left over", len(r.b))
 	}
+}
+
+// grid is a 10×10 grid of cells, 1 where an object is and 0 elsewhere,
+// row by row: the layout of an observation channel, so that a channel is
+// one copy.
+type grid [Size * Size]uint8
+
+// count returns the number of cells set.
+func (g *grid) count() int {
+	n := 0
+	for _, v := range g {
+		n += int(v)
+	}
+	return n
 }
 
 // set sets cell (y, x) of channel ch in obs.

@@ -75,7 +75,7 @@ func TestBreakoutRules(t *testing.T) {
 			setup:   func(g *breakout) { g.ballX, g.dir, g.lastX = 9, 3, 9 },
 			actions: repeat(NoOp, 30), wantReward: []int{11}, wantEnd: 16,
 			check: func(t *testing.T, g *breakout) {
-				if g.bricks[3*Size+1] || !g.bricks[3*Size+2] {
+				if g.bricks[3*Size+1] != 0 || g.bricks[3*Size+2] == 0 {
 					t.Error("brick (1, 3) not the one broken")
 				}
 			},
@@ -102,11 +102,11 @@ func TestBreakoutRules(t *testing.T) {
 			name: "no strike on two frames in a row",
 			setup: func(g *breakout) {
 				g.ballX, g.ballY, g.dir = 0, 4, 1
-				g.bricks[5*Size+2] = true
+				g.bricks[5*Size+2] = 1
 			},
 			actions: repeat(NoOp, 3), wantReward: []int{1},
 			check: func(t *testing.T, g *breakout) {
-				if !g.bricks[5*Size+2] || g.strike {
+				if g.bricks[5*Size+2] == 0 || g.strike {
 					t.Errorf("brick (2, 5) %v, strike %v: want the brick kept and the strike over", g.bricks[5*Size+2], g.strike)
 				}
 			},
@@ -121,8 +121,8 @@ func TestBreakoutRules(t *testing.T) {
 			},
 			actions: []int{NoOp},
 			check: func(t *testing.T, g *breakout) {
-				if count(&g.bricks) != 30 || g.ballY != 8 || g.dir != 1 {
-					t.Errorf("%d bricks, ball row %d direction %d; want 30, 8, 1", count(&g.bricks), g.ballY, g.dir)
+				if g.bricks.count() != 30 || g.ballY != 8 || g.dir != 1 {
+					t.Errorf("%d bricks, ball row %d direction %d; want 30, 8, 1", g.bricks.count(), g.ballY, g.dir)
 				}
 			},
 		},
@@ -169,8 +169,8 @@ func TestSpaceInvadersRules(t *testing.T) {
 			// has not moved yet (it moves on step 13).
 			name: "shot", actions: append([]int{Fire}, repeat(NoOp, 5)...), wantReward: []int{6},
 			check: func(t *testing.T, g *spaceInvaders) {
-				if g.aliens[3*Size+5] || count(&g.aliens) != 23 {
-					t.Errorf("alien (5, 3) %v, %d aliens; want it gone and 23 left", g.aliens[3*Size+5], count(&g.aliens))
+				if g.aliens[3*Size+5] != 0 || g.aliens.count() != 23 {
+					t.Errorf("alien (5, 3) %v, %d aliens; want it gone and 23 left", g.aliens[3*Size+5], g.aliens.count())
 				}
 			},
 		},
@@ -184,7 +184,7 @@ func TestSpaceInvadersRules(t *testing.T) {
 			// The wave first moves on step 13, one column left.
 			name: "wave moves", actions: repeat(Right, 13),
 			check: func(t *testing.T, g *spaceInvaders) {
-				if !g.aliens[1] || g.aliens[7] || g.dir != -1 {
+				if g.aliens[1] == 0 || g.aliens[7] != 0 || g.dir != -1 {
 					t.Errorf("wave not moved left by one column: row 0 %v", g.aliens[:Size])
 				}
 			},
@@ -195,14 +195,14 @@ func TestSpaceInvadersRules(t *testing.T) {
 			name: "speed-up and turn",
 			setup: func(g *spaceInvaders) {
 				clear(g.aliens[:])
-				g.aliens[0*Size+0], g.aliens[0*Size+1], g.aliens[0*Size+2] = true, true, true
+				g.aliens[0*Size+0], g.aliens[0*Size+1], g.aliens[0*Size+2] = 1, 1, 1
 				g.moveTimer, g.alienShotTimer = 0, 100
 			},
 			actions: repeat(NoOp, 4),
 			check: func(t *testing.T, g *spaceInvaders) {
 				// Step 1 turns the wave at the wall and moves it down
 				// (timer 3); step 4 moves it right.
-				if g.dir != 1 || !g.aliens[1*Size+1] || !g.aliens[1*Size+3] || g.aliens[1*Size+0] {
+				if g.dir != 1 || g.aliens[1*Size+1] == 0 || g.aliens[1*Size+3] == 0 || g.aliens[1*Size+0] != 0 {
 					t.Errorf("direction %d, row 1 %v; want 1 and the aliens in columns 1–3", g.dir, g.aliens[Size:2*Size])
 				}
 			},
@@ -213,12 +213,12 @@ func TestSpaceInvadersRules(t *testing.T) {
 			name: "wave cleared",
 			setup: func(g *spaceInvaders) {
 				clear(g.aliens[:])
-				g.aliens[7*Size+5] = true
+				g.aliens[7*Size+5] = 1
 			},
 			actions: []int{Fire, NoOp}, wantReward: []int{2},
 			check: func(t *testing.T, g *spaceInvaders) {
-				if count(&g.aliens) != 24 || g.interval != 11 || g.difficulty() != 1 {
-					t.Errorf("%d aliens, interval %d, ramp %d; want 24, 11, 1", count(&g.aliens), g.interval, g.difficulty())
+				if g.aliens.count() != 24 || g.interval != 11 || g.difficulty() != 1 {
+					t.Errorf("%d aliens, interval %d, ramp %d; want 24, 11, 1", g.aliens.count(), g.interval, g.difficulty())
 				}
 			},
 		},

@@ -28,8 +28,8 @@ type spaceInvaders struct {
 	ramping bool
 
 	pos                       int
-	aliens, shots, bombs      [Size * Size]bool // shots: the cannon's bullets; bombs: the aliens'
-	dir                       int               // −1 left, +1 right
+	aliens, shots, bombs      grid // shots: the cannon's bullets; bombs: the aliens'
+	dir                       int  // −1 left, +1 right
 	interval, moveTimer       int
 	shotTimer, alienShotTimer int
 	rampIndex                 int
@@ -55,7 +55,7 @@ func (g *spaceInvaders) reset(random) {
 func (g *spaceInvaders) newWave() {
 	for y := range invWaveRows {
 		for x := invAlienColFirst; x < invAlienColEnd; x++ {
-			g.aliens[y*Size+x] = true
+			g.aliens[y*Size+x] = 1
 		}
 	}
 }
@@ -64,7 +64,7 @@ func (g *spaceInvaders) step(a int, _ random) (float64, bool) {
 	terminal := false
 	switch {
 	case a == Fire && g.shotTimer == 0:
-		g.shots[(Size-1)*Size+g.pos] = true
+		g.shots[(Size-1)*Size+g.pos] = 1
 		g.shotTimer = invShotCoolDown
 	case a == Left:
 		g.pos = max(0, g.pos-1)
@@ -78,11 +78,11 @@ func (g *spaceInvaders) step(a int, _ random) (float64, bool) {
 	copy(g.bombs[Size:], g.bombs[:(Size-1)*Size])
 	clear(g.bombs[:Size])
 	cannon := (Size-1)*Size + g.pos
-	if g.bombs[cannon] || g.aliens[cannon] {
+	if g.bombs[cannon]|g.aliens[cannon] != 0 {
 		terminal = true
 	}
 	if g.moveTimer == 0 {
-		g.moveTimer = min(count(&g.aliens), g.interval)
+		g.moveTimer = min(g.aliens.count(), g.interval)
 		if g.dir < 0 && colAny(&g.aliens, 0) || g.dir > 0 && colAny(&g.aliens, Size-1) {
 			g.dir = -g.dir
 			if rowAny(&g.aliens, Size-1) {
@@ -92,21 +92,21 @@ func (g *spaceInvaders) step(a int, _ random) (float64, bool) {
 		} else {
 			rollSide(&g.aliens, g.dir)
 		}
-		if g.aliens[cannon] {
+		if g.aliens[cannon] != 0 {
 			terminal = true
 		}
 	}
 	if g.alienShotTimer == 0 {
 		g.alienShotTimer = invShotInterval
 		if y, x, ok := g.nearestAlien(); ok {
-			g.bombs[y*Size+x] = true
+			g.bombs[y*Size+x] = 1
 		}
 	}
 	reward := 0.0
 	for i, a := range g.aliens {
-		if a && g.shots[i] {
+		if a&g.shots[i] != 0 {
 			reward++
-			g.aliens[i], g.shots[i] = false, false
+			g.aliens[i], g.shots[i] = 0, 0
 		}
 	}
 	if g.shotTimer > 0 {
@@ -114,7 +114,7 @@ func (g *spaceInvaders) step(a int, _ random) (float64, bool) {
 	}
 	g.moveTimer--
 	g.alienShotTimer--
-	if count(&g.aliens) == 0 {
+	if g.aliens == (grid{}) {
 		if g.ramping && g.interval > invMinInterval {
 			g.interval--
 			g.rampIndex++
@@ -133,7 +133,7 @@ func (g *spaceInvaders) nearestAlien() (y, x int, ok bool) {
 				continue
 			}
 			for y := Size - 1; y >= 0; y-- {
-				if g.aliens[y*Size+x] {
+				if g.aliens[y*Size+x] != 0 {
 					return y, x, true
 				}
 			}
@@ -142,28 +142,18 @@ func (g *spaceInvaders) nearestAlien() (y, x int, ok bool) {
 	return 0, 0, false
 }
 
-func count(g *[Size * Size]bool) int {
-	n := 0
-	for _, v := range g {
-		if v {
-			n++
-		}
-	}
-	return n
-}
-
-func colAny(g *[Size * Size]bool, x int) bool {
+func colAny(g *grid, x int) bool {
 	for y := range Size {
-		if g[y*Size+x] {
+		if g[y*Size+x] != 0 {
 			return true
 		}
 	}
 	return false
 }
 
-func rowAny(g *[Size * Size]bool, y int) bool {
+func rowAny(g *grid, y int) bool {
 	for _, v := range g[y*Size : (y+1)*Size] {
-		if v {
+		if v != 0 {
 			return true
 		}
 	}
@@ -171,15 +161,15 @@ func rowAny(g *[Size * Size]bool, y int) bool {
 }
 
 // rollDown moves every row down by one, the bottom row to the top.
-func rollDown(g *[Size * Size]bool) {
-	var bottom [Size]bool
+func rollDown(g *grid) {
+	var bottom [Size]uint8
 	copy(bottom[:], g[(Size-1)*Size:])
 	copy(g[Size:], g[:(Size-1)*Size])
 	copy(g[:Size], bottom[:])
 }
 
 // rollSide moves every column by d (±1), cyclically.
-func rollSide(g *[Size * Size]bool, d int) {
+func rollSide(g *grid, d int) {
 	for y := range Size {
 		row := g[y*Size : (y+1)*Size]
 		if d > 0 {
@@ -200,18 +190,10 @@ func (g *spaceInvaders) observe(obs []uint8) {
 	if g.dir > 0 {
 		dirCh = 3
 	}
-	for i := range Size * Size {
-		if g.aliens[i] {
-			obs[1*Size*Size+i] = 1
-			obs[dirCh*Size*Size+i] = 1
-		}
-		if g.shots[i] {
-			obs[4*Size*Size+i] = 1
-		}
-		if g.bombs[i] {
-			obs[5*Size*Size+i] = 1
-		}
-	}
+	copy(obs[1*Size*Size:], g.aliens[:])
+	copy(obs[dirCh*Size*Size:], g.aliens[:])
+	copy(obs[4*Size*Size:], g.shots[:])
+	copy(obs[5*Size*Size:], g.bombs[:])
 }
 
 func (g *spaceInvaders) appendState(w *writer) {
@@ -236,7 +218,7 @@ func (g *spaceInvaders) readState(r *reader) {
 	r.grid(&g.aliens)
 	r.grid(&g.shots)
 	r.grid(&g.bombs)
-	if r.err == nil && count(&g.aliens) == 0 {
+	if r.err == nil && g.aliens == (grid{}) {
 		r.fail("no aliens")
 	}
 }
