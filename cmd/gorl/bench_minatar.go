@@ -16,8 +16,8 @@ func init() {
 		ref       float64
 		refText   string
 	}{
-		{"dqn-breakout-minatar", "Breakout-MinAtar-v0", 10, "about 10"},
-		{"dqn-spaceinvaders-minatar", "SpaceInvaders-MinAtar-v0", 30, "about 30"},
+		{"dqn-breakout-minatar", "Breakout-MinAtar-v0", 9, "about 9"},
+		{"dqn-spaceinvaders-minatar", "SpaceInvaders-MinAtar-v0", 33, "about 33"},
 	} {
 		RegisterBench(r.name, BenchRun{
 			Doc: "DQN on " + r.env + " with the MinAtar paper's settings, 1M frames (paper's DQN at 1M frames: " + r.refText + "; half an hour of CPU per seed)",
