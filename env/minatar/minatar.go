@@ -121,7 +121,7 @@ func newGame(name string, ramping bool) (game, error) {
 }
 
 // Env is one MinAtar game as an env.Env. Observations are uint8 arrays
-// [channels, 10, 10] of 0s and 1s (channels first, the layout of gorl's
+// [channels, 10, 10] of 0 and 1 (channels first, the layout of gorl's
 // convolutions); actions are 0-d integers of a Discrete space of the full
 // six actions or the game's minimal set. Episodes end by the game's own
 // termination only (Freeway's after 2500 frames), as in MinAtar.
