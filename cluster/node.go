@@ -45,9 +45,12 @@ type Options struct {
 	// Name is the client's connection name, shown by the server.
 	Name string
 	// Timeout bounds the embedded server's start and the connection;
-	// default 10 s.
+	// default DefaultTimeout.
 	Timeout time.Duration
 }
+
+// DefaultTimeout is Options.Timeout's default.
+const DefaultTimeout = 10 * time.Second
 
 // Node is one process's place in a NATS deployment: a connection and, when
 // embedded, the server it runs.
@@ -61,7 +64,7 @@ type Node struct {
 // server and connects to it.
 func Start(o Options) (*Node, error) {
 	if o.Timeout <= 0 {
-		o.Timeout = 10 * time.Second
+		o.Timeout = DefaultTimeout
 	}
 	copts := []nats.Option{nats.Timeout(o.Timeout), nats.MaxReconnects(-1), nats.ReconnectWait(100 * time.Millisecond)}
 	if o.Name != "" {

@@ -34,6 +34,12 @@
 // VecNormalize): [Normalizer.Wrap] puts each env behind it as a training env,
 // which updates them, or a test env, which only reads them.
 //
+// The Atari preprocessing of DQN is a set of wrappers too: [NoopReset],
+// [MaxAndSkip], [EpisodicLife], [GrayscaleResize] and [SignReward] (for
+// TransformReward), put together with FrameStack by
+// [NewAtariPreprocessing], so that an Atari-like env (a Gymnasium game
+// through the bridge) gets observations [4, 84, 84] for nn.NatureCNN.
+//
 // # Invariants
 //
 //   - An episode starts with a successful Reset and ends with the first Step

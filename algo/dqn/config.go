@@ -53,6 +53,12 @@ type Config struct {
 	// observations [channels, 84, 84] of raw pixels; Hidden is then ignored.
 	// Default false.
 	CNN bool `json:"cnn"`
+	// Conv, when set, puts convolutions, each followed by a ReLU, before
+	// the Hidden layers, for observations [channels, height, width] such
+	// as MinAtar's grids: the MinAtar paper's network is one layer
+	// {"out": 16, "kernel": 3} and Hidden [128]. Default nil: no
+	// convolution.
+	Conv []ConvLayer `json:"conv"`
 
 	// Gamma is the discount factor γ in [0, 1]. Default 0.9.
 	Gamma float64 `json:"gamma"`
@@ -99,6 +105,16 @@ type Config struct {
 	// leaves β alone. Default 0.
 	BetaFinal       float64 `json:"beta_final"`
 	BetaAnnealSteps int64   `json:"beta_anneal_steps"`
+}
+
+// ConvLayer is one convolution of Config.Conv, without padding.
+type ConvLayer struct {
+	// Out is the number of output channels, at least 1.
+	Out int `json:"out"`
+	// Kernel is the side of the square filter, at least 1.
+	Kernel int `json:"kernel"`
+	// Stride is the step of the filter; 0 means 1.
+	Stride int `json:"stride"`
 }
 
 // DuelingConfig configures the two streams of a dueling head, each an MLP
@@ -189,6 +205,14 @@ func (c Config) Validate() error {
 	for _, h := range c.Hidden {
 		if h < 1 {
 			return bad("hidden sizes %v", c.Hidden)
+		}
+	}
+	if len(c.Conv) > 0 && c.CNN {
+		return bad("both cnn and conv are set")
+	}
+	for _, l := range c.Conv {
+		if l.Out < 1 || l.Kernel < 1 || l.Stride < 0 {
+			return bad("conv layer %+v", l)
 		}
 	}
 	return c.Optim.Validate()

@@ -5,7 +5,8 @@
 // # Overview
 //
 // [New] builds a DQN from a [Config] and the env's spaces: a Q network (an
-// MLP, optionally with a dueling head, or the Nature CNN for images), a
+// MLP, optionally with a dueling head and small convolutions before it, or
+// the Nature CNN for 84×84 images), a
 // target network, Adam, and a policy.Q acting ε-greedily with the online
 // network. [NewWithNetworks] takes the user's own networks. The update cycle
 // (algo.Learner, or a trainer):

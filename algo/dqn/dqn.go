@@ -118,6 +118,7 @@ func NewWithNetworks(cfg Config, net, target policy.Network, act env.Space, rng 
 		return nil, fmt.Errorf("%w: target network given: %v, configured: %v", ErrConfig, target != nil, cfg.target())
 	}
 	cfg.Hidden = slices.Clone(cfg.Hidden)
+	cfg.Conv = slices.Clone(cfg.Conv)
 	d := &DQN{
 		cfg: cfg, net: net, target: target, netPs: net.Params(), space: space, nAct: int(space.N()),
 		src:   rand.NewPCG(rng.Uint64(), rng.Uint64()),

@@ -28,12 +28,19 @@ type Config struct {
 	// Member is this member's name, unique in the group.
 	Member string
 	// Heartbeat is how often a member with a shard announces itself;
-	// default 100 ms. A member not heard of for 10 heartbeats is gone.
+	// default DefaultHeartbeat. A member not heard of for 10 heartbeats is
+	// gone.
 	Heartbeat time.Duration
 	// Deadline bounds the wait for each member's share of a sample;
-	// default 2 s.
+	// default DefaultDeadline.
 	Deadline time.Duration
 }
+
+// The defaults of Config.Heartbeat and Config.Deadline.
+const (
+	DefaultHeartbeat = 100 * time.Millisecond
+	DefaultDeadline  = 2 * time.Second
+)
 
 func (c *Config) fill() error {
 	if c.Group == "" || c.Member == "" {
@@ -47,10 +54,10 @@ func (c *Config) fill() error {
 		}
 	}
 	if c.Heartbeat <= 0 {
-		c.Heartbeat = 100 * time.Millisecond
+		c.Heartbeat = DefaultHeartbeat
 	}
 	if c.Deadline <= 0 {
-		c.Deadline = 2 * time.Second
+		c.Deadline = DefaultDeadline
 	}
 	return nil
 }

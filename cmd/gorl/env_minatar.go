@@ -1,0 +1,3 @@
+package main
+
+import _ "github.com/gorl/gorl/env/minatar" // registers the MinAtar games

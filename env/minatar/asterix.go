@@ -1,0 +1,186 @@
+package minatar
+
+// MinAtar's Asterix constants: frames between difficulty ramps, and the
+// initial frames between spawns and between moves of the entities.
+const (
+	asterixRampInterval = 100
+	asterixSpawnSpeed   = 10
+	asterixMoveInterval = 5
+	asterixSlots        = 8 // one entity per row, rows 1 to 8
+)
+
+// asterix: the player moves in the four directions within rows 1 to 8.
+// Every spawn interval (10 frames at first) an enemy (probability 2/3) or
+// a piece of gold enters a free row (chosen uniformly) from a random side,
+// and every move interval (5 frames at first) all of them move one cell
+// sideways, leaving at the far side. Touching gold is +1 and removes it;
+// touching an enemy ends the game. Difficulty ramping: every 102 frames
+// the spawn interval shrinks by one frame, and on every second ramp the
+// move interval too, down to 1.
+//
+// Channels: 0 player, 1 enemy, 2 trail (an entity's previous cell), 3 gold.
+type asterix struct {
+	ramping bool
+
+	x, y                   int
+	active, right, gold    [asterixSlots]bool
+	ex                     [asterixSlots]int
+	spawnSpeed, spawnTimer int
+	moveSpeed, moveTimer   int
+	rampTimer, rampIndex   int
+}
+
+func (g *asterix) channels() int   { return 4 }
+func (g *asterix) minimal() []int  { return []int{NoOp, Left, Up, Right, Down} }
+func (g *asterix) difficulty() int { return g.rampIndex }
+
+func (g *asterix) reset(random) {
+	g.x, g.y = 5, 5
+	clear(g.active[:])
+	g.spawnSpeed, g.spawnTimer = asterixSpawnSpeed, asterixSpawnSpeed
+	g.moveSpeed, g.moveTimer = asterixMoveInterval, asterixMoveInterval
+	g.rampTimer, g.rampIndex = asterixRampInterval, 0
+}
+
+// spawn draws the side and the kind, then a free row; with no free row it
+// does nothing after the first two draws.
+func (g *asterix) spawn(rng random) {
+	right := rng.Float64() < 0.5
+	gold := rng.Float64() < 1.0/3
+	free := 0
+	for _, a := range g.active {
+		if !a {
+			free++
+		}
+	}
+	if free == 0 {
+		return
+	}
+	k := rng.IntN(free)
+	for i, a := range g.active {
+		if a {
+			continue
+		}
+		if k == 0 {
+			g.active[i], g.right[i], g.gold[i] = true, right, gold
+			g.ex[i] = Size - 1
+			if right {
+				g.ex[i] = 0
+			}
+			return
+		}
+		k--
+	}
+}
+
+// touch resolves an entity in the player's cell: gold is collected,
+// an enemy ends the game.
+func (g *asterix) touch(i int, reward *float64, terminal *bool) {
+	if !g.active[i] || g.ex[i] != g.x || i+1 != g.y {
+		return
+	}
+	if g.gold[i] {
+		g.active[i] = false
+		*reward++
+	} else {
+		*terminal = true
+	}
+}
+
+func (g *asterix) step(a int, rng random) (float64, bool) {
+	if g.spawnTimer == 0 {
+		g.spawn(rng)
+		g.spawnTimer = g.spawnSpeed
+	}
+	switch a {
+	case Left:
+		g.x = max(0, g.x-1)
+	case Right:
+		g.x = min(Size-1, g.x+1)
+	case Up:
+		g.y = max(1, g.y-1)
+	case Down:
+		g.y = min(Size-2, g.y+1)
+	}
+	reward, terminal := 0.0, false
+	for i := range g.active {
+		g.touch(i, &reward, &terminal)
+	}
+	if g.moveTimer == 0 {
+		g.moveTimer = g.moveSpeed
+		for i := range g.active {
+			if !g.active[i] {
+				continue
+			}
+			g.ex[i] = move(g.ex[i], g.right[i])
+			if !onGrid(g.ex[i]) {
+				g.active[i] = false
+				continue
+			}
+			g.touch(i, &reward, &terminal)
+		}
+	}
+	g.spawnTimer--
+	g.moveTimer--
+	if g.ramping && (g.spawnSpeed > 1 || g.moveSpeed > 1) {
+		if g.rampTimer >= 0 {
+			g.rampTimer--
+		} else {
+			if g.moveSpeed > 1 && g.rampIndex%2 == 1 {
+				g.moveSpeed--
+			}
+			if g.spawnSpeed > 1 {
+				g.spawnSpeed--
+			}
+			g.rampIndex++
+			g.rampTimer = asterixRampInterval
+		}
+	}
+	return reward, terminal
+}
+
+func (g *asterix) observe(obs []uint8) {
+	set(obs, 0, g.y, g.x)
+	for i, a := range g.active {
+		if !a {
+			continue
+		}
+		ch := 1
+		if g.gold[i] {
+			ch = 3
+		}
+		set(obs, ch, i+1, g.ex[i])
+		if back := move(g.ex[i], !g.right[i]); onGrid(back) {
+			set(obs, 2, i+1, back)
+		}
+	}
+}
+
+func (g *asterix) appendState(w *writer) {
+	for _, v := range [...]int{g.x, g.y, g.spawnSpeed, g.spawnTimer, g.moveSpeed, g.moveTimer, g.rampTimer, g.rampIndex} {
+		w.int(v)
+	}
+	for i := range g.active {
+		w.bool(g.active[i])
+		w.bool(g.right[i])
+		w.bool(g.gold[i])
+		w.int(g.ex[i])
+	}
+}
+
+func (g *asterix) readState(r *reader) {
+	g.x, g.y = r.int(0, Size-1), r.int(1, Size-2)
+	g.spawnSpeed = r.int(1, asterixSpawnSpeed)
+	g.spawnTimer = r.int(0, asterixSpawnSpeed)
+	g.moveSpeed = r.int(1, asterixMoveInterval)
+	g.moveTimer = r.int(0, asterixMoveInterval)
+	g.rampTimer = r.int(-1, asterixRampInterval)
+	g.rampIndex = r.int(0, 1<<20)
+	for i := range g.active {
+		g.active[i], g.right[i], g.gold[i] = r.bool(), r.bool(), r.bool()
+		g.ex[i] = r.int(-1, Size) // an entity that left the grid keeps its last column
+		if g.active[i] && !onGrid(g.ex[i]) {
+			r.fail("entity %d active at column %d", i, g.ex[i])
+		}
+	}
+}

@@ -1,0 +1,81 @@
+// Package minatar implements the five games of MinAtar (Young & Tian,
+// 2019, "MinAtar: An Atari-Inspired Testbed for Thorough and Reproducible
+// Reinforcement Learning Experiments"): Asterix, Breakout, Freeway, Seaquest
+// and Space Invaders, miniature Atari games on a 10×10 grid whose
+// observation has one binary channel per kind of object. They are the small
+// stand-in for Atari on which gorl's convolutional networks train in
+// minutes.
+//
+// # Overview
+//
+// Importing the package registers ten ids with package env:
+//
+//	Asterix-MinAtar-v0  Breakout-MinAtar-v0  Freeway-MinAtar-v0  Seaquest-MinAtar-v0  SpaceInvaders-MinAtar-v0
+//	Asterix-MinAtar-v1  Breakout-MinAtar-v1  Freeway-MinAtar-v1  Seaquest-MinAtar-v1  SpaceInvaders-MinAtar-v1
+//
+// The v0 ids have all six actions (no-op, left, up, right, down, fire), as
+// in the MinAtar paper's experiments; the v1 ids only the game's minimal
+// set (Breakout: no-op, left, right), as MinAtar's Gymnasium ids of the
+// same versions. Both have sticky actions with probability 0.1 and
+// difficulty ramping. New makes a game with other settings (Config).
+//
+// Observations are uint8 arrays [channels, 10, 10] of 0 and 1; the rules of
+// each game, and what each channel shows, are in the comments of its type
+// in the source. Rewards are integers; the episode ends when the game is
+// over, never by truncation.
+//
+// # Invariants
+//
+//   - A seed determines an episode: the games, the sticky actions and the
+//     spawns draw from the env's one PCG stream, which MarshalState saves
+//     with the game, so a restored env continues exactly.
+//   - Step and Reset do not allocate once the game's lists of objects
+//     (Seaquest's) have reached their largest size; the observation array
+//     is the same on every call.
+//   - UnmarshalState checks every field against the game's bounds: corrupt
+//     input is an error wrapping env.ErrState, never a panic.
+//
+// # Aliasing
+//
+// The observation and the frame of Render are owned by the env and
+// overwritten by its next call.
+//
+// # Decisions
+//
+// The ids follow gymnax's names (Breakout-MinAtar) rather than MinAtar's
+// own Gymnasium ids (MinAtar/Breakout-v1): the slash cannot appear in the
+// command-line tool's preset file names, and a Python MinAtar reached
+// through the Gymnasium bridge keeps its own ids (gym:MinAtar/Breakout-v1)
+// without clashing. The version keeps MinAtar's meaning (v0 full, v1
+// minimal actions).
+//
+// Channels come first ([channels, 10, 10]) instead of MinAtar's
+// [10, 10, channels], because gorl's convolutions take NCHW input, as
+// MinAtar's own DQN permutes its input to. The values are uint8, as
+// MinAtar's Gymnasium Box, so a replay buffer of a million observations
+// takes a quarter of the memory of float32; the networks convert them.
+//
+// The rules are written from the paper's and the MinAtar repository's
+// description of the games, including the order in which each frame
+// updates the objects, which decides what a collision does. The tests
+// replay the random draws of recorded MinAtar 1.0.15 games into ours and
+// find every frame, reward and game over equal (3000 frames of each game
+// under random play, and more under policies that score). Where the
+// reference behaves in a way its description does not say, we follow the
+// reference when the behaviour is part of the game (a Breakout ball cannot
+// break bricks on two frames in a row; a Seaquest enemy sub destroyed in a
+// frame still fires if its shot is due) and the description where the
+// reference has a bug: surfacing in Seaquest with six divers empties the
+// sub (MinAtar leaves a count of −1, which lets the player surface again
+// without a diver and without ending the game).
+//
+// The random draws come from Go's PCG, not numpy's Mersenne Twister, so a
+// seed does not give MinAtar's episode; the distributions are the same.
+// Sticky actions restart from no-op at every Reset, where MinAtar keeps the
+// last action of the previous episode, so that a seed alone fixes an
+// episode.
+//
+// Rendering draws each cell as a CellPixels square in the colour of the
+// highest channel set there (black when none), as MinAtar's display does,
+// with a fixed palette instead of seaborn's cubehelix.
+package minatar

@@ -1,0 +1,131 @@
+package minatar
+
+// MinAtar's Freeway constants: frames between the chicken's moves and the
+// length of a game in frames.
+const (
+	freewayMoveInterval = 3
+	freewayTimeLimit    = 2500
+	freewayCars         = 8 // one per lane, rows 1 to 8
+	freewayColumn       = 4 // the chicken's column
+)
+
+// freeway: a chicken in column 4 crosses eight lanes of traffic from the
+// bottom row to the top, moving at most once every 3 frames. Reaching row
+// 0 is +1, sends the chicken back to the bottom and gives the cars new
+// random speeds (1 to 5 frames per move) and directions; a car hitting the
+// chicken sends it back to the bottom. Cars wrap around at the sides. The
+// game ends after 2500 frames (2501 steps). Freeway has no ramping.
+//
+// Channels: 0 chicken, 1 car, 2–6 the trail behind a car moving once
+// every 1 to 5 frames.
+type freeway struct {
+	pos       int // the chicken's row
+	moveTimer int
+	timeLeft  int
+	carX      [freewayCars]int
+	carTimer  [freewayCars]int
+	carSpeed  [freewayCars]int // frames per move, signed: > 0 moves right
+}
+
+func (g *freeway) channels() int   { return 7 }
+func (g *freeway) minimal() []int  { return []int{NoOp, Up, Down} }
+func (g *freeway) difficulty() int { return 0 }
+
+func (g *freeway) reset(rng random) {
+	g.randomizeCars(rng)
+	clear(g.carX[:])
+	g.pos = Size - 1
+	g.moveTimer = freewayMoveInterval
+	g.timeLeft = freewayTimeLimit
+}
+
+// randomizeCars draws the eight speeds, then the eight directions.
+func (g *freeway) randomizeCars(rng random) {
+	for i := range g.carSpeed {
+		g.carSpeed[i] = 1 + rng.IntN(5)
+	}
+	for i := range g.carSpeed {
+		if rng.Float64() < 0.5 {
+			g.carSpeed[i] = -g.carSpeed[i]
+		}
+		g.carTimer[i] = abs(g.carSpeed[i])
+	}
+}
+
+func (g *freeway) step(a int, rng random) (float64, bool) {
+	if g.moveTimer == 0 && (a == Up || a == Down) {
+		g.moveTimer = freewayMoveInterval
+		if a == Up {
+			g.pos = max(0, g.pos-1)
+		} else {
+			g.pos = min(Size-1, g.pos+1)
+		}
+	}
+	reward := 0.0
+	if g.pos == 0 {
+		reward++
+		g.randomizeCars(rng)
+		g.pos = Size - 1
+	}
+	for i := range g.carX {
+		y := i + 1
+		if g.carX[i] == freewayColumn && y == g.pos {
+			g.pos = Size - 1
+		}
+		if g.carTimer[i] > 0 {
+			g.carTimer[i]--
+			continue
+		}
+		g.carTimer[i] = abs(g.carSpeed[i])
+		g.carX[i] = (move(g.carX[i], g.carSpeed[i] > 0) + Size) % Size
+		if g.carX[i] == freewayColumn && y == g.pos {
+			g.pos = Size - 1
+		}
+	}
+	if g.moveTimer > 0 {
+		g.moveTimer--
+	}
+	g.timeLeft--
+	return reward, g.timeLeft < 0
+}
+
+func (g *freeway) observe(obs []uint8) {
+	set(obs, 0, g.pos, freewayColumn)
+	for i, x := range g.carX {
+		y := i + 1
+		set(obs, 1, y, x)
+		back := (move(x, g.carSpeed[i] < 0) + Size) % Size
+		set(obs, 1+abs(g.carSpeed[i]), y, back)
+	}
+}
+
+func (g *freeway) appendState(w *writer) {
+	w.int(g.pos)
+	w.int(g.moveTimer)
+	w.int(g.timeLeft)
+	for i := range g.carX {
+		w.int(g.carX[i])
+		w.int(g.carTimer[i])
+		w.int(g.carSpeed[i])
+	}
+}
+
+func (g *freeway) readState(r *reader) {
+	g.pos = r.int(0, Size-1)
+	g.moveTimer = r.int(0, freewayMoveInterval)
+	g.timeLeft = r.int(-1, freewayTimeLimit)
+	for i := range g.carX {
+		g.carX[i] = r.int(0, Size-1)
+		g.carTimer[i] = r.int(0, 5)
+		if g.carSpeed[i] = r.int(-5, 5); g.carSpeed[i] == 0 {
+			r.fail("car %d has speed 0", i)
+		}
+	}
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

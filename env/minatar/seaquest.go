@@ -1,0 +1,363 @@
+package minatar
+
+import (
+	"slices"
+)
+
+// MinAtar's Seaquest constants.
+const (
+	seaMaxOxygen    = 200
+	seaSpawnSpeed   = 20 // initial frames between enemy spawns
+	seaDiverSpawn   = 30 // frames between diver spawns
+	seaMoveInterval = 5  // initial frames between enemy moves
+	seaShotCoolDown = 5  // frames between the player's shots
+	seaEnemyShot    = 10 // frames between an enemy sub's shots
+	seaDiverMove    = 5  // frames between a diver's moves
+	seaMaxDivers    = 6
+	seaMinMove      = 2   // the ramp stops at this many frames per move
+	seaMaxEntities  = 256 // more objects of a kind than a game can hold, for reading states
+	seaMaxRampIndex = 1 << 20
+)
+
+// seaObj is an object that moves sideways along a row: a bullet, fish,
+// enemy sub or diver. Bullets use only x, y and right, fish and divers
+// also the move timer, enemy subs also the shot timer.
+type seaObj struct {
+	x, y              int
+	right             bool
+	moveTimer, shotTm int
+}
+
+// seaquest: the player's submarine (two cells, front and back) moves in
+// rows 0 to 8 and fires bullets from its front (at most one every 5
+// frames), which move one cell per frame. Enemy fish and subs (1 in 3)
+// enter rows 1 to 8 from a random side every spawn interval (not into a
+// row where an enemy moves the other way) and move one cell every move
+// interval + 1 frames (6 at first); subs fire a bullet every 11 frames.
+// Divers enter every 30 frames and move every 6. Shooting an enemy is +1. Touching a diver picks
+// it up (at most 6). Oxygen (200) falls by one per frame below the
+// surface (row 0); surfacing with at least one diver refills it and drops
+// one diver, or, with 6, all of them for a bonus of one point per tenth of
+// oxygen left, and ramps the difficulty (spawn interval −1, and every
+// second time move interval −1, down to 1 and 2). The game ends when the
+// player is touched by an enemy or enemy bullet, runs out of oxygen, or
+// surfaces with no diver.
+//
+// Channels: 0 sub front, 1 sub back, 2 player bullet, 3 trail, 4 enemy
+// bullet, 5 fish, 6 enemy sub, 7 oxygen bar, 8 diver bar, 9 diver.
+type seaquest struct {
+	ramping bool
+
+	x, y           int
+	right          bool // the direction the sub faces
+	oxygen, divers int
+	shots, bombs   []seaObj // the player's bullets, the enemy subs'
+	fish, subs     []seaObj
+	swimmers       []seaObj // divers
+	spawnSpeed     int
+	spawnTimer     int
+	diverTimer     int
+	moveSpeed      int
+	rampIndex      int
+	shotTimer      int
+	surfaced       bool
+}
+
+func (g *seaquest) channels() int   { return 10 }
+func (g *seaquest) minimal() []int  { return []int{NoOp, Left, Up, Right, Down, Fire} }
+func (g *seaquest) difficulty() int { return g.rampIndex }
+
+func (g *seaquest) reset(random) {
+	g.oxygen, g.divers = seaMaxOxygen, 0
+	g.x, g.y, g.right = 5, 0, false
+	g.shots, g.bombs = g.shots[:0], g.bombs[:0]
+	g.fish, g.subs, g.swimmers = g.fish[:0], g.subs[:0], g.swimmers[:0]
+	g.spawnSpeed, g.spawnTimer = seaSpawnSpeed, seaSpawnSpeed
+	g.diverTimer = seaDiverSpawn
+	g.moveSpeed = seaMoveInterval
+	g.rampIndex, g.shotTimer = 0, 0
+	g.surfaced = true
+}
+
+func (g *seaquest) at(o *seaObj) bool { return o.x == g.x && o.y == g.y }
+
+// hit removes the first object of list in o's cell and reports whether
+// there was one.
+func hit(list *[]seaObj, o *seaObj) bool {
+	for j := range *list {
+		if p := &(*list)[j]; p.x == o.x && p.y == o.y {
+			*list = slices.Delete(*list, j, j+1)
+			return true
+		}
+	}
+	return false
+}
+
+func (g *seaquest) step(a int, rng random) (float64, bool) {
+	reward, terminal := 0.0, false
+	if g.spawnTimer == 0 {
+		g.spawnEnemy(rng)
+		g.spawnTimer = g.spawnSpeed
+	}
+	if g.diverTimer == 0 {
+		right := rng.Float64() < 0.5
+		g.swimmers = append(g.swimmers, seaObj{x: edge(right), y: 1 + rng.IntN(8), right: right, moveTimer: seaDiverMove})
+		g.diverTimer = seaDiverSpawn
+	}
+	switch {
+	case a == Fire && g.shotTimer == 0:
+		g.shots = append(g.shots, seaObj{x: g.x, y: g.y, right: g.right})
+		g.shotTimer = seaShotCoolDown
+	case a == Left:
+		g.x, g.right = max(0, g.x-1), false
+	case a == Right:
+		g.x, g.right = min(Size-1, g.x+1), true
+	case a == Up:
+		g.y = max(0, g.y-1)
+	case a == Down:
+		g.y = min(Size-2, g.y+1)
+	}
+
+	// Each list is walked from its last element to its first, so that
+	// removing the current element leaves the rest of the walk as it was.
+	for i := len(g.shots) - 1; i >= 0; i-- {
+		b := &g.shots[i]
+		b.x = move(b.x, b.right)
+		if !onGrid(b.x) || hit(&g.fish, b) || hit(&g.subs, b) {
+			if onGrid(b.x) {
+				reward++
+			}
+			g.shots = slices.Delete(g.shots, i, i+1)
+		}
+	}
+	for i := len(g.swimmers) - 1; i >= 0; i-- {
+		d := &g.swimmers[i]
+		if g.at(d) && g.divers < seaMaxDivers {
+			g.swimmers = slices.Delete(g.swimmers, i, i+1)
+			g.divers++
+			continue
+		}
+		if d.moveTimer > 0 {
+			d.moveTimer--
+			continue
+		}
+		d.moveTimer = seaDiverMove
+		d.x = move(d.x, d.right)
+		if !onGrid(d.x) {
+			g.swimmers = slices.Delete(g.swimmers, i, i+1)
+		} else if g.at(d) && g.divers < seaMaxDivers {
+			g.swimmers = slices.Delete(g.swimmers, i, i+1)
+			g.divers++
+		}
+	}
+	for i := len(g.subs) - 1; i >= 0; i-- {
+		// An enemy sub removed in this frame still fires if its shot is
+		// due, from the cell where it was removed.
+		s := g.subs[i]
+		removed := g.moveEnemy(&g.subs, i, &s, &reward, &terminal)
+		if s.shotTm > 0 {
+			s.shotTm--
+		} else {
+			s.shotTm = seaEnemyShot
+			g.bombs = append(g.bombs, seaObj{x: s.x, y: s.y, right: s.right})
+		}
+		if !removed {
+			g.subs[i] = s
+		}
+	}
+	for i := len(g.bombs) - 1; i >= 0; i-- {
+		b := &g.bombs[i]
+		if g.at(b) {
+			terminal = true
+		}
+		b.x = move(b.x, b.right)
+		if !onGrid(b.x) {
+			g.bombs = slices.Delete(g.bombs, i, i+1)
+		} else if g.at(b) {
+			terminal = true
+		}
+	}
+	for i := len(g.fish) - 1; i >= 0; i-- {
+		f := g.fish[i]
+		if !g.moveEnemy(&g.fish, i, &f, &reward, &terminal) {
+			g.fish[i] = f
+		}
+	}
+
+	if g.spawnTimer > 0 {
+		g.spawnTimer--
+	}
+	if g.diverTimer > 0 {
+		g.diverTimer--
+	}
+	if g.shotTimer > 0 {
+		g.shotTimer--
+	}
+	if g.oxygen <= 0 {
+		terminal = true
+	}
+	switch {
+	case g.y > 0:
+		g.oxygen--
+		g.surfaced = false
+	case !g.surfaced:
+		if g.divers == 0 {
+			terminal = true
+		} else {
+			reward += g.surface()
+		}
+	}
+	return reward, terminal
+}
+
+// moveEnemy plays the frame of the enemy *e, element i of list: touching
+// the player ends the game; when its move is due it moves, leaves the grid,
+// or runs into one of the player's bullets (both removed, +1). It reports
+// whether e was removed from list; otherwise the caller stores *e back.
+func (g *seaquest) moveEnemy(list *[]seaObj, i int, e *seaObj, reward *float64, terminal *bool) bool {
+	if g.at(e) {
+		*terminal = true
+	}
+	if e.moveTimer > 0 {
+		e.moveTimer--
+		return false
+	}
+	e.moveTimer = g.moveSpeed
+	e.x = move(e.x, e.right)
+	switch {
+	case !onGrid(e.x):
+	case g.at(e):
+		*terminal = true
+		return false
+	case hit(&g.shots, e):
+		*reward++
+	default:
+		return false
+	}
+	*list = slices.Delete(*list, i, i+1)
+	return true
+}
+
+// spawnEnemy draws a side, a kind (a sub with probability 1/3) and a row
+// 1–8, and adds the enemy unless an enemy in that row moves the other way.
+func (g *seaquest) spawnEnemy(rng random) {
+	right := rng.Float64() < 0.5
+	sub := rng.Float64() < 1.0/3
+	y := 1 + rng.IntN(8)
+	for _, l := range [2][]seaObj{g.subs, g.fish} {
+		for _, e := range l {
+			if e.y == y && e.right != right {
+				return
+			}
+		}
+	}
+	e := seaObj{x: edge(right), y: y, right: right, moveTimer: g.moveSpeed}
+	if sub {
+		e.shotTm = seaEnemyShot
+		g.subs = append(g.subs, e)
+	} else {
+		g.fish = append(g.fish, e)
+	}
+}
+
+// edge returns the column an object moving right (or left) enters at.
+func edge(right bool) int {
+	if right {
+		return 0
+	}
+	return Size - 1
+}
+
+// surface refills the oxygen, drops one diver (all six, for a bonus, when
+// the sub is full) and ramps the difficulty; it returns the bonus.
+func (g *seaquest) surface() float64 {
+	g.surfaced = true
+	bonus := 0.0
+	if g.divers == seaMaxDivers {
+		bonus = float64(g.oxygen * 10 / seaMaxOxygen)
+		g.divers = 0
+	} else {
+		g.divers--
+	}
+	g.oxygen = seaMaxOxygen
+	if g.ramping && (g.spawnSpeed > 1 || g.moveSpeed > seaMinMove) {
+		if g.moveSpeed > seaMinMove && g.rampIndex%2 == 1 {
+			g.moveSpeed--
+		}
+		if g.spawnSpeed > 1 {
+			g.spawnSpeed--
+		}
+		g.rampIndex++
+	}
+	return bonus
+}
+
+func (g *seaquest) observe(obs []uint8) {
+	set(obs, 0, g.y, g.x)
+	set(obs, 1, g.y, move(g.x, !g.right))
+	for x := range max(0, g.oxygen) * 10 / seaMaxOxygen {
+		set(obs, 7, Size-1, x)
+	}
+	for x := Size - 1 - g.divers; x < Size-1; x++ {
+		set(obs, 8, Size-1, x)
+	}
+	for _, b := range g.shots {
+		set(obs, 2, b.y, b.x)
+	}
+	for _, b := range g.bombs {
+		set(obs, 4, b.y, b.x)
+	}
+	for _, l := range [...]struct {
+		objs []seaObj
+		ch   int
+	}{{g.fish, 5}, {g.subs, 6}, {g.swimmers, 9}} {
+		for _, o := range l.objs {
+			set(obs, l.ch, o.y, o.x)
+			if back := move(o.x, !o.right); onGrid(back) {
+				set(obs, 3, o.y, back)
+			}
+		}
+	}
+}
+
+func (g *seaquest) appendState(w *writer) {
+	for _, v := range [...]int{g.x, g.y, g.oxygen, g.divers, g.spawnSpeed, g.spawnTimer, g.diverTimer, g.moveSpeed, g.rampIndex, g.shotTimer} {
+		w.int(v)
+	}
+	w.bool(g.right)
+	w.bool(g.surfaced)
+	for _, l := range [...][]seaObj{g.shots, g.bombs, g.fish, g.subs, g.swimmers} {
+		w.int(len(l))
+		for _, o := range l {
+			w.int(o.x)
+			w.int(o.y)
+			w.bool(o.right)
+			w.int(o.moveTimer)
+			w.int(o.shotTm)
+		}
+	}
+}
+
+func (g *seaquest) readState(r *reader) {
+	g.x, g.y = r.int(0, Size-1), r.int(0, Size-2)
+	g.oxygen = r.int(-1, seaMaxOxygen)
+	g.divers = r.int(0, seaMaxDivers)
+	g.spawnSpeed = r.int(1, seaSpawnSpeed)
+	g.spawnTimer = r.int(0, seaSpawnSpeed)
+	g.diverTimer = r.int(0, seaDiverSpawn)
+	g.moveSpeed = r.int(1, seaMoveInterval)
+	g.rampIndex = r.int(0, seaMaxRampIndex)
+	g.shotTimer = r.int(0, seaShotCoolDown)
+	g.right, g.surfaced = r.bool(), r.bool()
+	if back := move(g.x, !g.right); !onGrid(back) {
+		r.fail("the sub's back at column %d", back)
+	}
+	for _, l := range [...]*[]seaObj{&g.shots, &g.bombs, &g.fish, &g.subs, &g.swimmers} {
+		n := r.count(seaMaxEntities, 5)
+		*l = (*l)[:0]
+		for range n {
+			o := seaObj{x: r.int(0, Size-1), y: r.int(0, Size-1), right: r.bool(), moveTimer: r.int(0, seaMoveInterval), shotTm: r.int(0, seaEnemyShot)}
+			*l = append(*l, o)
+		}
+	}
+}
