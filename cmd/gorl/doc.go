@@ -23,9 +23,11 @@
 // the checkpoint holds (mutableOnResume: trainer.epochs and a few more),
 // each change recorded in DIR/resumes.jsonl and config.json. A run with no
 // checkpoint yet starts over. --overwrite replaces the run in DIR. The
-// offline algorithms (bc, bcq) learn from --dataset FILE, a buffer written
-// by the buffer package's Save whose observations and actions fit the env's
-// spaces, instead of from training envs; the env runs their tests.
+// offline algorithms (gorl list marks them) learn from --dataset FILE, a
+// buffer written by the buffer package's Save or gorl collect, or an HDF5
+// file in the D4RL layout (with -tags hdf5), whose observations and actions
+// fit the env's spaces, instead of from training envs; the env runs their
+// tests.
 //
 // SIGINT and SIGTERM stop a command; train then prints where the run
 // stopped, its checkpoint and the command that continues it, and exits with

@@ -39,7 +39,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	logdir := fs.String("logdir", "", "run directory for config.json, logs, checkpoint and policies (default runs/ALGO-ENV-TIME)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override one setting, path=value with a dotted JSON path, e.g. trainer.epochs=5 or algorithm.gamma=0.99 (repeatable)")
-	dataset := fs.String("dataset", "", "buffer file (written by buffer's Save) an offline algorithm (bc, bcq) learns from")
+	dataset := fs.String("dataset", "", "dataset an offline algorithm learns from: a buffer file (buffer's Save, gorl collect) or a D4RL-layout HDF5 file")
 	resume := fs.Bool("resume", false, "continue the run in --logdir from its checkpoint")
 	overwrite := fs.Bool("overwrite", false, "replace the run already in --logdir (its config, logs, checkpoint and policies) with a new one")
 	quiet := fs.Bool("quiet", false, "no progress line")
