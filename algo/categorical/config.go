@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/optim"
 )
 
@@ -23,6 +24,10 @@ type Settings struct {
 	// features) for observations [channels, 84, 84] of raw pixels; Hidden
 	// is then ignored.
 	CNN bool `json:"cnn"`
+	// Conv, when set, puts convolutions, each followed by a ReLU, before
+	// the Hidden layers, for observations [channels, height, width] such as
+	// MinAtar's grids.
+	Conv []nn.ConvSpec `json:"conv"`
 
 	// NumAtoms is the number of atoms N ≥ 2 of the return distribution,
 	// evenly spaced over [VMin, VMax].
@@ -98,11 +103,18 @@ func (s Settings) Validate() error {
 		return bad("max_grad_norm %v", s.MaxGradNorm)
 	case s.BetaAnnealSteps < 0:
 		return bad("beta_anneal_steps %d < 0", s.BetaAnnealSteps)
+	case s.CNN && len(s.Conv) > 0:
+		return bad("both cnn and conv are set")
 	case s.BetaAnnealSteps > 0 && !(s.BetaFinal >= 0 && finite(s.BetaFinal)):
 		return bad("beta_final %v", s.BetaFinal)
 	}
 	if err := sizes("hidden", s.Hidden); err != nil {
 		return err
+	}
+	for _, l := range s.Conv {
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("%w: %w", ErrConfig, err)
+		}
 	}
 	if err := s.Optim.Validate(); err != nil {
 		return bad("optim: %v", err)

@@ -34,21 +34,38 @@ func buildNet(s Settings, h Head, space env.Space, n int, rng *rand.Rand) (netwo
 			return network{}, fmt.Errorf("%w: the Nature CNN needs observations [channels, 84, 84], not %v", ErrConfig, shape)
 		}
 		trunk, in = nn.NewNatureCNN(shape[0], 0, rng), 512
-	case len(shape) != 1:
-		return network{}, fmt.Errorf("%w: the MLP needs observations of one axis, not %v (set cnn for images)", ErrConfig, shape)
-	case !h.Dueling && h.NoisyStd == 0:
-		// C51's network: one MLP to the logits.
-		mlp, err := nn.NewMLP(nn.MLPConfig{In: shape[0], Hidden: s.Hidden, Out: out}, rng)
-		if err != nil {
-			return network{}, fmt.Errorf("%w: %w", ErrConfig, err)
-		}
-		return network{net: policy.ObsNet{Layer: mlp}}, nil
 	default:
-		mlp, err := nn.NewMLP(nn.MLPConfig{In: shape[0], Hidden: s.Hidden}, rng)
+		var convs nn.Sequential
+		if len(s.Conv) > 0 {
+			var err error
+			var features int
+			if convs, features, err = nn.NewConvStack(s.Conv, shape, rng); err != nil {
+				return network{}, fmt.Errorf("%w: %w", ErrConfig, err)
+			}
+			shape = []int{features}
+		}
+		if len(shape) != 1 {
+			return network{}, fmt.Errorf("%w: the MLP needs observations of one axis, not %v (set cnn or conv for images)", ErrConfig, shape)
+		}
+		// C51's network is one MLP to the logits; Rainbow's heads follow
+		// the MLP's last hidden layer.
+		plain := !h.Dueling && h.NoisyStd == 0
+		c := nn.MLPConfig{In: shape[0], Hidden: s.Hidden}
+		if plain {
+			c.Out = out
+		}
+		mlp, err := nn.NewMLP(c, rng)
 		if err != nil {
 			return network{}, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
-		trunk, in = mlp, s.Hidden[len(s.Hidden)-1]
+		var body nn.Layer = mlp
+		if convs != nil {
+			body = append(convs, mlp)
+		}
+		if plain {
+			return network{net: policy.ObsNet{Layer: body}}, nil
+		}
+		trunk, in = body, s.Hidden[len(s.Hidden)-1]
 	}
 	var nw network
 	stream := func(hidden []int, out int) nn.Layer {

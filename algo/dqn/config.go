@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/optim"
 )
 
@@ -108,14 +109,7 @@ type Config struct {
 }
 
 // ConvLayer is one convolution of Config.Conv, without padding.
-type ConvLayer struct {
-	// Out is the number of output channels, at least 1.
-	Out int `json:"out"`
-	// Kernel is the side of the square filter, at least 1.
-	Kernel int `json:"kernel"`
-	// Stride is the step of the filter; 0 means 1.
-	Stride int `json:"stride"`
-}
+type ConvLayer = nn.ConvSpec
 
 // DuelingConfig configures the two streams of a dueling head, each an MLP
 // from the last hidden layer: the value stream to 1 output, the advantage
@@ -211,8 +205,8 @@ func (c Config) Validate() error {
 		return bad("both cnn and conv are set")
 	}
 	for _, l := range c.Conv {
-		if l.Out < 1 || l.Kernel < 1 || l.Stride < 0 {
-			return bad("conv layer %+v", l)
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("%w: %w", ErrConfig, err)
 		}
 	}
 	return c.Optim.Validate()

@@ -35,8 +35,8 @@ func buildNet(cfg Config, space env.Space, n int, rng *rand.Rand) (policy.Networ
 	var convs nn.Sequential
 	if len(cfg.Conv) > 0 {
 		var in int
-		if convs, in, err = convBody(cfg.Conv, shape, rng); err != nil {
-			return nil, err
+		if convs, in, err = nn.NewConvStack(cfg.Conv, shape, rng); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
 		shape = []int{in}
 	}
@@ -62,26 +62,6 @@ func buildNet(cfg Config, space env.Space, n int, rng *rand.Rand) (policy.Networ
 		return nil, err
 	}
 	return policy.ObsNet{Layer: append(convs, trunk, head)}, nil
-}
-
-// convBody returns the convolutions of layers, each with a ReLU, and a
-// flattening, for observations of shape [channels, height, width], and the
-// number of features it outputs.
-func convBody(layers []ConvLayer, shape []int, rng *rand.Rand) (nn.Sequential, int, error) {
-	if len(shape) != 3 {
-		return nil, 0, fmt.Errorf("%w: convolutions need observations [channels, height, width], not %v", ErrConfig, shape)
-	}
-	c, h, w := shape[0], shape[1], shape[2]
-	var body nn.Sequential
-	for _, l := range layers {
-		s := max(l.Stride, 1)
-		if l.Kernel > h || l.Kernel > w {
-			return nil, 0, fmt.Errorf("%w: a %d×%d filter on a %d×%d input", ErrConfig, l.Kernel, l.Kernel, h, w)
-		}
-		body = append(body, nn.NewConv2d(c, l.Out, l.Kernel, s, 0, rng), nn.ReLU)
-		c, h, w = l.Out, (h-l.Kernel)/s+1, (w-l.Kernel)/s+1
-	}
-	return append(body, nn.Flatten{}), c * h * w, nil
 }
 
 // dueling returns a dueling head from in features to n Q-values.
