@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gorl/gorl/algo/actorcritic"
@@ -308,6 +309,64 @@ func TestRewardScale(t *testing.T) {
 			if math.Abs(float64(g)-s) > 1e-6 || math.Abs(float64(a-(g-v))) > 1e-5 {
 				t.Fatalf("reward_scale %v, row %d: return %v, advantage %v, value %v; want return %v, advantage return − value", s, i, g, a, v, s)
 			}
+		}
+	}
+}
+
+// TestNetLayout checks the networks each option builds: the trunks'
+// parameters by name and shape (PyTorch's cell layouts: 3·hidden rows for
+// a GRU, 4·hidden for an LSTM), which of them the policy acts with (the
+// critic's trunk and head never), and the state width (hidden, 2·hidden
+// for an LSTM, the sum of both trunks when separate).
+func TestNetLayout(t *testing.T) {
+	const hidden, in = 8, 4
+	for _, c := range []struct {
+		cell     string
+		separate bool
+		box      bool
+		trunks   map[string]int // weight_hh of each trunk → its rows
+		width    int
+	}{
+		{rppo.CellGRU, false, false, map[string]int{"gru.weight_hh": 3 * hidden}, hidden},
+		{rppo.CellLSTM, false, true, map[string]int{"lstm.weight_hh": 4 * hidden}, 2 * hidden},
+		{rppo.CellGRU, true, false, map[string]int{"actor_gru.weight_hh": 3 * hidden, "critic_gru.weight_hh": 3 * hidden}, 2 * hidden},
+		{rppo.CellLSTM, true, true, map[string]int{"actor_lstm.weight_hh": 4 * hidden, "critic_lstm.weight_hh": 4 * hidden}, 4 * hidden},
+	} {
+		cfg := rppo.DefaultConfig()
+		cfg.Cell, cfg.SeparateTrunks, cfg.Hidden = c.cell, c.separate, hidden
+		act := env.Space(algotest.Discrete(t, 3, 0))
+		if c.box {
+			act = algotest.Box(t, -1, 1, 2)
+		}
+		r, err := rppo.New(cfg, algotest.Box(t, -1, 1, in), act, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("%s separate=%v box=%v", c.cell, c.separate, c.box)
+		if w := r.Net().StateWidth(); w != c.width {
+			t.Errorf("%s: state width %d; want %d", name, w, c.width)
+		}
+		found := 0
+		for n, p := range r.Net().Params().All() {
+			if rows, ok := c.trunks[n]; ok {
+				found++
+				if p.Dim(0) != rows || p.Dim(1) != hidden {
+					t.Errorf("%s: %s of shape %v; want [%d %d]", name, n, p.Shape(), rows, hidden)
+				}
+			}
+		}
+		if found != len(c.trunks) {
+			t.Errorf("%s: found %d of the trunks %v", name, found, c.trunks)
+		}
+		hasLogStd := false
+		for n := range r.Policy().Params().All() {
+			if strings.HasPrefix(n, "critic") {
+				t.Errorf("%s: the policy acts with %s", name, n)
+			}
+			hasLogStd = hasLogStd || n == "log_std"
+		}
+		if hasLogStd != c.box {
+			t.Errorf("%s: log_std among the policy's parameters %v; want %v", name, hasLogStd, c.box)
 		}
 	}
 }
