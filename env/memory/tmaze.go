@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -73,8 +74,9 @@ func init() {
 // the cue, so whatever it does there its expected return is 0; a policy
 // that remembers the cue earns 1.
 //
-// The env draws the cue from its own PCG source and returns the same
-// observation array from every call: stepping does not allocate.
+// The env draws the cue from its own PCG source, saves its whole state
+// (env.Stater), and returns the same observation array from every call:
+// stepping does not allocate.
 type TMaze struct {
 	length, steps, pos int
 	up                 bool // the cue of this episode
@@ -84,6 +86,7 @@ type TMaze struct {
 	src                *rand.PCG
 	rng                *rand.Rand
 	seeded, running    bool
+	hasState           bool // reset at least once
 }
 
 // NewTMaze returns a T-maze whose junction is length cells from the start.
@@ -125,7 +128,7 @@ func (e *TMaze) Reset(seed env.Seed) (any, env.Info, error) {
 		e.seeded = true
 	}
 	e.up = e.rng.IntN(2) == 0
-	e.pos, e.steps, e.running = 0, 0, true
+	e.pos, e.steps, e.running, e.hasState = 0, 0, true, true
 	e.observe(true)
 	return e.obs, nil, nil
 }
@@ -178,3 +181,52 @@ func (e *TMaze) Step(action any) (any, float64, bool, bool, env.Info, error) {
 
 // Close does nothing and returns nil.
 func (e *TMaze) Close() error { return nil }
+
+// stateTag starts the saved state: env.EpisodeState's header with the
+// kind, format version and corridor length.
+func (e *TMaze) stateTag() string { return fmt.Sprintf("tmaze/1 %d ", e.length) }
+
+// MarshalState returns the env's whole state: flags, random stream, cell,
+// steps taken and cue. The saved state is env.EpisodeState's header, then
+// the cell and the steps as uvarints and the cue as a byte (1: up).
+func (e *TMaze) MarshalState() ([]byte, error) {
+	b, err := env.AppendEpisodeState(nil, e.stateTag(), &env.EpisodeState{Seeded: e.seeded, HasState: e.hasState, Running: e.running, Source: *e.src})
+	if err != nil {
+		return nil, fmt.Errorf("TMaze: %w", err)
+	}
+	b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(e.pos)), uint64(e.steps))
+	up := byte(0)
+	if e.up {
+		up = 1
+	}
+	return append(b, up), nil
+}
+
+// UnmarshalState restores a state MarshalState returned for a T-maze of the
+// same length. It returns an error wrapping env.ErrState, leaving the env
+// unchanged, for anything else.
+func (e *TMaze) UnmarshalState(data []byte) error {
+	bad := func(what string) error { return fmt.Errorf("TMaze: %w: %s", env.ErrState, what) }
+	h, data, err := env.ParseEpisodeState(data, e.stateTag())
+	if err != nil {
+		return bad(err.Error())
+	}
+	pos, k := binary.Uvarint(data)
+	if k <= 0 || pos > uint64(e.length) {
+		return bad("bad cell")
+	}
+	data = data[k:]
+	steps, k := binary.Uvarint(data)
+	if k <= 0 || steps > uint64(e.MaxSteps()) {
+		return bad("bad step count")
+	}
+	data = data[k:]
+	if len(data) != 1 || data[0] > 1 {
+		return bad("bad cue")
+	}
+	*e.src = h.Source
+	e.seeded, e.hasState, e.running = h.Seeded, h.HasState, h.Running
+	e.pos, e.steps, e.up = int(pos), int(steps), data[0] == 1
+	e.observe(e.hasState && e.steps == 0)
+	return nil
+}
