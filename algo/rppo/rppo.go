@@ -43,7 +43,7 @@ type RPPO struct {
 
 	// The collection of the last Preprocess.
 	n                   int
-	obs, next, h0, hT   *tensor.Tensor    // [N, in], [N, in], [N, hidden] stored states, [N, hidden] states after each step
+	obs, next, h0, hT   *tensor.Tensor    // [N, in], [N, in], [N, StateWidth] stored states, [N, StateWidth] states after each step
 	act                 *tensor.Tensor    // category indices [N], or Box actions [N, m]
 	obsND, nextND, h0ND *nd.Array         // the memory of obs, next and h0
 	actND               *nd.Array         // the memory of act
@@ -142,8 +142,9 @@ func (r *RPPO) Postprocess(*batch.Batch, buffer.Buffer, []int) error { return ni
 // time order), cuts it into chunks, and evaluates the networks through each
 // chunk from its stored start state ("policy.state_in"; zeros where b has
 // none, the hidden state of a feed-forward collection): the old
-// log-probabilities, the values V(sₜ), and V(sₜ₊₁) from one more step of the cells on
-// obs_next; then GAE's advantages and returns (algo.Episodic). It stores
+// log-probabilities, the values V(sₜ), and V(sₜ₊₁) from one more step of
+// the cells on obs_next; then GAE's advantages and returns (algo.Episodic)
+// of the rewards times RewardScale. It stores
 // "v_s", "returns", "adv" and "logp_old" in b, arrays that are memory of the
 // RPPO.
 //
