@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/optim"
+	"github.com/gorl/gorl/policy"
 )
 
 // ErrConfig is wrapped by the errors of Validate and New for an invalid
@@ -16,10 +17,17 @@ var ErrConfig = errors.New("rppo: invalid configuration")
 // Config holds the hyperparameters of recurrent PPO. A zero field means
 // "off" where its comment says so; DefaultConfig fills the others.
 type Config struct {
-	// Hidden is the size of the GRU's hidden state. Default 64.
+	// Cell is the recurrent cell, CellGRU or CellLSTM. Default "gru".
+	Cell string `json:"cell"`
+	// Hidden is the size of the cell's hidden state (an LSTM keeps a cell
+	// state of the same size beside it). Default 64.
 	Hidden int `json:"hidden"`
+	// SeparateTrunks gives the critic a recurrent cell of its own instead
+	// of sharing the actor's; both states are stored with each
+	// transition. Default false: shared.
+	SeparateTrunks bool `json:"separate_trunks"`
 	// HeadHidden are the hidden layers (tanh) of the actor's and the
-	// critic's MLPs after the GRU; empty means linear heads. Default [64].
+	// critic's MLPs after the cell; empty means linear heads. Default [64].
 	HeadHidden []int `json:"head_hidden"`
 	// SeqLen is the length of the sequences the update learns from
 	// (actorcritic.Chunks): longer ones carry gradients further back in
@@ -44,16 +52,28 @@ type Config struct {
 	// DeterministicEval acts with the most likely action while the
 	// training-step flag is off. Default true.
 	DeterministicEval bool `json:"deterministic_eval"`
+	// RewardScale multiplies the rewards the advantages and the critic's
+	// returns are computed from, > 0: large returns (Pendulum's) would
+	// otherwise dominate the clipped gradient of a shared optimizer step.
+	// Default 1.
+	RewardScale float64 `json:"reward_scale"`
+	// ActionMap maps the Gaussian's actions to a Box action space (bound
+	// and scaling, Tianshou's action_bound_method and action_scaling);
+	// unused for Discrete actions. Default clip to [−1, 1], then scale to
+	// the Box.
+	ActionMap policy.BoxMapConfig `json:"action_map"`
 }
 
 // DefaultConfig returns the settings the velocity-free CartPole was solved
 // with: a GRU of 64 shared by actor and critic, each with one tanh layer of
 // 64, sequences of 16 steps, Adam with lr 1e-3, gradient norm clipped at
 // 0.5, γ = 0.98, λ = 0.8, ε = 0.2, value coefficient 0.5, no entropy bonus,
-// advantage normalization and deterministic evaluation.
+// advantage normalization and deterministic evaluation; rewards unscaled,
+// Box actions (unused there) clipped to [−1, 1] and scaled to the Box.
 func DefaultConfig() Config {
 	o := optim.DefaultAdamConfig()
 	return Config{
+		Cell:                   CellGRU,
 		Hidden:                 64,
 		HeadHidden:             []int{64},
 		SeqLen:                 16,
@@ -64,6 +84,8 @@ func DefaultConfig() Config {
 		VFCoef:                 0.5,
 		AdvantageNormalization: true,
 		DeterministicEval:      true,
+		RewardScale:            1,
+		ActionMap:              policy.BoxMapConfig{Bound: policy.Clip, Scale: true},
 	}
 }
 
@@ -75,6 +97,8 @@ func (c Config) Validate() error {
 	}
 	in01 := func(v float64) bool { return v >= 0 && v <= 1 }
 	switch {
+	case c.Cell != CellGRU && c.Cell != CellLSTM:
+		return bad("cell %q; want %q or %q", c.Cell, CellGRU, CellLSTM)
 	case c.Hidden < 1:
 		return bad("hidden %d; want ≥ 1", c.Hidden)
 	case c.SeqLen < 1:
@@ -89,6 +113,11 @@ func (c Config) Validate() error {
 		return bad("vf_coef %v; want finite ≥ 0", c.VFCoef)
 	case !(c.EntCoef >= 0) || math.IsInf(c.EntCoef, 0):
 		return bad("ent_coef %v; want finite ≥ 0", c.EntCoef)
+	case !(c.RewardScale > 0) || math.IsInf(c.RewardScale, 0):
+		return bad("reward_scale %v; want finite > 0", c.RewardScale)
+	}
+	if err := c.ActionMap.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	for _, h := range c.HeadHidden {
 		if h < 1 {

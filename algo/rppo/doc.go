@@ -1,16 +1,18 @@
 // Package rppo is recurrent PPO: proximal policy optimization with a GRU
-// policy, for partially observed envs such as CartPoleNoVel-v1 (CartPole
-// without its velocities), where a feed-forward policy cannot tell which
-// way the pole is moving.
+// or LSTM policy, for partially observed envs such as CartPoleNoVel-v1
+// (CartPole without its velocities), where a feed-forward policy cannot
+// tell which way the pole is moving, and memory tasks such as TMaze-v0.
 //
 // # Overview
 //
-// The Policy steps a GRU cell (nn.GRUCell) over each env's observations;
+// The Policy steps a recurrent cell (nn.GRUCell or nn.LSTMCell, Config.Cell)
+// over each env's observations, one shared by the actor and the critic or
+// one each (Config.SeparateTrunks);
 // the collector keeps every env's hidden state between steps ("state") and
 // zeroes it at an episode's start. The policy also stores the state it
 // acted from with each transition, under "policy.state_in" (KeyStateIn).
 // Preprocess cuts the collection into sequences of at most SeqLen steps
-// that never cross an episode's end (actorcritic.Chunks), steps the GRU
+// that never cross an episode's end (actorcritic.Chunks), steps the cell
 // through them from their stored start states to get the old
 // log-probabilities and the values, and computes GAE. UpdateRepeat draws
 // minibatches of whole sequences, each started from its stored state, and
@@ -23,7 +25,7 @@
 //     as the collector's state did.
 //   - The losses are means over the valid steps only: the padding after a
 //     short sequence's end is masked (actorcritic.Packed.MaskTo).
-//   - Right after collection, stepping the GRU from a stored start state
+//   - Right after collection, stepping the cells from a stored start state
 //     gives the states stored for the following steps (tested), so the
 //     first pass of an update sees exactly the policy that acted.
 //
@@ -52,7 +54,21 @@
 //     lengths, so every minibatch of one size records the same operations
 //     and the steady state allocates nothing; Preprocess, run once per
 //     collection, steps only the rows that exist.
-//   - One GRU shared by actor and critic, with an MLP head each: one state
-//     per env to keep, and the critic's gradient shapes the memory too.
-//   - Discrete action spaces only, for now; New refuses others by name.
+//   - One array per env holds every kind of state: the GRU's h, the LSTM's
+//     h and c side by side, and with separate trunks the actor's state
+//     followed by the critic's (Net.StateWidth values). The collector,
+//     the stored "policy.state_in", the chunks and the unrolls stay the
+//     same for every cell; the LSTM pays a slice and a concatenation per
+//     step.
+//   - A shared trunk by default, with an MLP head each: one state per env
+//     to keep, and the critic's gradient shapes the memory too. Separate
+//     trunks (as SB3-contrib's RecurrentPPO has by default) keep the
+//     value's large gradients out of the actor's memory, at twice the
+//     recurrent work; the critic's trunk steps at collection too, so that
+//     its stored state is exact.
+//   - Box actions use PPO's Gaussian with a state-independent σ starting
+//     at 1 (actorcritic.NormalHead) and a policy.BoxMap to the env's
+//     bounds. RewardScale is a fixed factor rather than PPO's running
+//     return scaling: one number in the config, and GAE's linearity lets
+//     Preprocess apply it to values instead of to the buffer's rewards.
 package rppo

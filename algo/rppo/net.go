@@ -4,22 +4,93 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/gorl/gorl/algo/actorcritic"
+	"github.com/gorl/gorl/distribution"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/tensor"
 )
 
-// Net is recurrent PPO's network: a GRU cell over the observations whose
-// state, the features of both heads, is shared by the actor (an MLP to the
-// logits) and the critic (an MLP to the value).
-type Net struct {
-	GRU           *nn.GRUCell
-	Actor, Critic *nn.MLP
-	ps, actorPs   nn.Params
+// The recurrent cells a Config may name.
+const (
+	// CellGRU is a GRU (nn.GRUCell); its state is h, Hidden values a row.
+	CellGRU = "gru"
+	// CellLSTM is an LSTM (nn.LSTMCell); its state is h and c side by side,
+	// 2·Hidden values a row.
+	CellLSTM = "lstm"
+)
+
+// Trunk is the recurrent part of a Net: a GRU or an LSTM cell (the other
+// nil) over a state of one row per sequence, the cell's h for a GRU and
+// [h, c] for an LSTM, so that one array [k, Width] holds every kind of
+// state the collector keeps and the buffer stores.
+type Trunk struct {
+	GRU    *nn.GRUCell
+	LSTM   *nn.LSTMCell
+	hidden int
 }
 
-// newNet returns a Net for observations of in values and n actions.
-func newNet(cfg Config, in, n int, rng *rand.Rand) (*Net, error) {
-	gru := nn.NewGRUCell(in, cfg.Hidden, rng)
+func newTrunk(cell string, in, hidden int, rng *rand.Rand) *Trunk {
+	if cell == CellLSTM {
+		return &Trunk{LSTM: nn.NewLSTMCell(in, hidden, rng), hidden: hidden}
+	}
+	return &Trunk{GRU: nn.NewGRUCell(in, hidden, rng), hidden: hidden}
+}
+
+// Width returns the number of state values of a row: Hidden for a GRU,
+// 2·Hidden for an LSTM.
+func (c *Trunk) Width() int {
+	if c.LSTM != nil {
+		return 2 * c.hidden
+	}
+	return c.hidden
+}
+
+// Step records on tp one step of the cell from the states s [k, Width] on
+// the inputs x [k, in] and returns the next states [k, Width].
+func (c *Trunk) Step(tp *tensor.Tape, x, s *tensor.Tensor) *tensor.Tensor {
+	if c.GRU != nil {
+		return c.GRU.Forward(tp, x, s)
+	}
+	h, cs := c.LSTM.Forward(tp, x, tp.Slice(s, 1, 0, c.hidden), tp.Slice(s, 1, c.hidden, 2*c.hidden))
+	return tp.Concat(1, h, cs)
+}
+
+// Features returns the part of the states s [k, Width] the heads read, the
+// cell's output h [k, Hidden].
+func (c *Trunk) Features(tp *tensor.Tape, s *tensor.Tensor) *tensor.Tensor {
+	if c.GRU != nil {
+		return s
+	}
+	return tp.Slice(s, 1, 0, c.hidden)
+}
+
+// Params returns the cell's parameters prefixed with its kind, "gru" or
+// "lstm", after prefix.
+func (c *Trunk) Params(prefix string) nn.Params {
+	if c.GRU != nil {
+		return c.GRU.Params().Prefixed(prefix + CellGRU)
+	}
+	return c.LSTM.Params().Prefixed(prefix + CellLSTM)
+}
+
+// Net is recurrent PPO's network: a recurrent trunk over the observations,
+// shared by the actor (an MLP to the logits of a Categorical, or to the
+// mean of a Gaussian over Box actions with Normal's state-independent σ)
+// and the critic (an MLP to the value), or one trunk each (CriticTrunk set).
+// Its state is the ActorTrunk's followed by the CriticTrunk's, StateWidth
+// values a row.
+type Net struct {
+	ActorTrunk, CriticTrunk *Trunk // CriticTrunk is nil when the trunk is shared
+	Actor, Critic           *nn.MLP
+	Normal                  *actorcritic.NormalHead // nil for Discrete actions
+	in                      int
+	ps, actorPs             nn.Params
+}
+
+// newNet returns a Net for observations of in values and out outputs of the
+// actor: n logits for Discrete actions, or the means of out Box dimensions
+// when box is set.
+func newNet(cfg Config, in, out int, box bool, rng *rand.Rand) (*Net, error) {
 	mlp := func(out int) (*nn.MLP, error) {
 		m, err := nn.NewMLP(nn.MLPConfig{In: cfg.Hidden, Hidden: cfg.HeadHidden, Out: out, Activation: nn.Tanh}, rng)
 		if err != nil {
@@ -27,33 +98,116 @@ func newNet(cfg Config, in, n int, rng *rand.Rand) (*Net, error) {
 		}
 		return m, nil
 	}
-	actor, err := mlp(n)
-	if err != nil {
+	net := &Net{ActorTrunk: newTrunk(cfg.Cell, in, cfg.Hidden, rng), in: in}
+	if cfg.SeparateTrunks {
+		net.CriticTrunk = newTrunk(cfg.Cell, in, cfg.Hidden, rng)
+	}
+	var err error
+	if net.Actor, err = mlp(out); err != nil {
 		return nil, err
 	}
-	critic, err := mlp(1)
-	if err != nil {
+	if net.Critic, err = mlp(1); err != nil {
 		return nil, err
 	}
-	net := &Net{GRU: gru, Actor: actor, Critic: critic}
-	net.actorPs = append(gru.Params().Prefixed("gru"), actor.Params().Prefixed("actor")...)
-	net.ps = append(append(nn.Params{}, net.actorPs...), critic.Params().Prefixed("critic")...)
+	if box {
+		net.Normal = actorcritic.NewNormalHead(out, 0)
+	}
+	actorPrefix, criticPrefix := "", ""
+	if net.CriticTrunk != nil {
+		actorPrefix, criticPrefix = "actor_", "critic_"
+	}
+	net.actorPs = append(net.ActorTrunk.Params(actorPrefix), net.Actor.Params().Prefixed("actor")...)
+	if net.Normal != nil {
+		net.actorPs = append(net.actorPs, net.Normal.Params()...)
+	}
+	net.ps = append(nn.Params{}, net.actorPs...)
+	if net.CriticTrunk != nil {
+		net.ps = append(net.ps, net.CriticTrunk.Params(criticPrefix)...)
+	}
+	net.ps = append(net.ps, net.Critic.Params().Prefixed("critic")...)
 	return net, nil
 }
 
-// Params returns every parameter: "gru", "actor" and "critic" prefixed.
+// Params returns every parameter: the trunks' ("gru" or "lstm", prefixed
+// "actor_" and "critic_" when separate), "actor", "log_std" for Box
+// actions, and "critic".
 func (n *Net) Params() nn.Params { return n.ps }
 
-// ActorParams returns the parameters the policy acts with: the GRU's and
-// the actor's.
+// ActorParams returns the parameters the policy acts with: the actor's
+// trunk, the actor and log_std. With separate trunks the critic's trunk
+// steps at collection too (its state is stored), but it does not change
+// the actions.
 func (n *Net) ActorParams() nn.Params { return n.actorPs }
 
-// Unroll records on tp the GRU stepped through the packed sequences: h0
-// [m, hidden] the states at the chunks' starts, steps[t] the number of
+// In returns the number of observation values.
+func (n *Net) In() int { return n.in }
+
+// StateWidth returns the number of state values of a row: the actor trunk's
+// Width plus the critic trunk's when separate.
+func (n *Net) StateWidth() int {
+	if n.CriticTrunk == nil {
+		return n.ActorTrunk.Width()
+	}
+	return n.ActorTrunk.Width() + n.CriticTrunk.Width()
+}
+
+// Step records on tp one step of the trunks from the states s
+// [k, StateWidth] on the observations x [k, in] and returns the next
+// states.
+func (n *Net) Step(tp *tensor.Tape, x, s *tensor.Tensor) *tensor.Tensor {
+	if n.CriticTrunk == nil {
+		return n.ActorTrunk.Step(tp, x, s)
+	}
+	wa := n.ActorTrunk.Width()
+	a := n.ActorTrunk.Step(tp, x, tp.Slice(s, 1, 0, wa))
+	c := n.CriticTrunk.Step(tp, x, tp.Slice(s, 1, wa, n.StateWidth()))
+	return tp.Concat(1, a, c)
+}
+
+// ActorOut returns the actor's output for the states s [k, StateWidth]:
+// the logits, or the Gaussian's means.
+func (n *Net) ActorOut(tp *tensor.Tape, s *tensor.Tensor) *tensor.Tensor {
+	if n.CriticTrunk == nil {
+		return n.Actor.Forward(tp, n.ActorTrunk.Features(tp, s))
+	}
+	return n.Actor.Forward(tp, n.ActorTrunk.Features(tp, tp.Slice(s, 1, 0, n.ActorTrunk.Width())))
+}
+
+// Value returns the critic's values [k, 1] for the states s
+// [k, StateWidth].
+func (n *Net) Value(tp *tensor.Tape, s *tensor.Tensor) *tensor.Tensor {
+	if n.CriticTrunk == nil {
+		return n.Critic.Forward(tp, n.ActorTrunk.Features(tp, s))
+	}
+	wa := n.ActorTrunk.Width()
+	return n.Critic.Forward(tp, n.CriticTrunk.Features(tp, tp.Slice(s, 1, wa, n.StateWidth())))
+}
+
+// newDist returns the distribution the actor's outputs set: a Categorical,
+// or an Independent Normal for Box actions.
+func (n *Net) newDist() distribution.Distribution {
+	if n.Normal != nil {
+		return n.Normal.New()
+	}
+	return new(distribution.Categorical)
+}
+
+// SetDist sets d, made for this Net, to the policy for the actor's output
+// out on tp. It returns the distribution's error for outputs that are not
+// finite.
+func (n *Net) SetDist(d distribution.Distribution, tp *tensor.Tape, out *tensor.Tensor) error {
+	if n.Normal != nil {
+		return n.Normal.Set(d, tp, out)
+	}
+	return d.(*distribution.Categorical).SetLogits(tp, out)
+}
+
+// Unroll records on tp the trunks stepped through the packed sequences: h0
+// [m, StateWidth] the states at the chunks' starts, steps[t] the number of
 // chunks running at step t, xs the packed inputs [Σsteps, in] (the rows of
 // step t after those of the earlier steps). It returns the states after
-// every step in the same packed order, [Σsteps, hidden]. outs is scratch
-// of the caller, returned for reuse.
+// every step in the same packed order, [Σsteps, StateWidth]. outs is
+// scratch of the caller, returned for reuse.
 func (n *Net) Unroll(tp *tensor.Tape, h0, xs *tensor.Tensor, steps []int, outs []*tensor.Tensor) (*tensor.Tensor, []*tensor.Tensor) {
 	outs = outs[:0]
 	h, pos := h0, 0
@@ -61,7 +215,7 @@ func (n *Net) Unroll(tp *tensor.Tape, h0, xs *tensor.Tensor, steps []int, outs [
 		if h.Dim(0) > k {
 			h = tp.Slice(h, 0, 0, k)
 		}
-		h = n.GRU.Forward(tp, tp.Slice(xs, 0, pos, pos+k), h)
+		h = n.Step(tp, tp.Slice(xs, 0, pos, pos+k), h)
 		outs = append(outs, h)
 		pos += k
 	}
@@ -71,18 +225,19 @@ func (n *Net) Unroll(tp *tensor.Tape, h0, xs *tensor.Tensor, steps []int, outs [
 	return tp.Concat(0, outs...), outs
 }
 
-// UnrollPadded records on tp the GRU stepped through T = len(rows)/m steps
-// of m sequences in the padded time-major layout
-// (actorcritic.Packed.PaddedRows): h0 [m, hidden] the states at the
+// UnrollPadded records on tp the trunks stepped through T = len(rows)/m
+// steps of m sequences in the padded time-major layout
+// (actorcritic.Packed.PaddedRows): h0 [m, StateWidth] the states at the
 // sequences' starts, the input of step t the rows rows[t·m : (t+1)·m] of
-// obs [N, in]. It returns the states after every step, [T·m, hidden] in the
-// same layout; the steps past a sequence's end are placeholders for the
-// loss's mask to drop. outs is scratch of the caller, returned for reuse.
+// obs [N, in]. It returns the states after every step, [T·m, StateWidth]
+// in the same layout; the steps past a sequence's end are placeholders for
+// the loss's mask to drop. outs is scratch of the caller, returned for
+// reuse.
 func (n *Net) UnrollPadded(tp *tensor.Tape, h0, obs *tensor.Tensor, rows []int, m int, outs []*tensor.Tensor) (*tensor.Tensor, []*tensor.Tensor) {
 	outs = outs[:0]
 	h := h0
 	for t := 0; t+m <= len(rows); t += m {
-		h = n.GRU.Forward(tp, tp.IndexSelect(obs, 0, rows[t:t+m]), h)
+		h = n.Step(tp, tp.IndexSelect(obs, 0, rows[t:t+m]), h)
 		outs = append(outs, h)
 	}
 	if len(outs) == 1 {

@@ -21,10 +21,12 @@ import (
 // RPPO is PPO with a recurrent policy: the clipped objective of PPO
 // (Schulman et al., 2017) learned from sequences of the collection
 // (actorcritic.Chunks of SeqLen steps that never cross an episode end),
-// each started from the hidden state stored at collection, the GRU stepped
+// each started from the hidden state stored at collection, the cell stepped
 // through it with gradients flowing back through time. Minibatches hold
 // whole sequences. It is an algo.OnPolicy algorithm for a Box observation
-// space of one axis and a Discrete action space; its policy is a *Policy.
+// space of one axis and a Discrete action space (a Categorical) or a Box of
+// one axis (a Gaussian with a state-independent σ, as PPO's
+// actorcritic.NormalHead); its policy is a *Policy.
 //
 // An RPPO is driven by one goroutine at a time.
 type RPPO struct {
@@ -32,7 +34,8 @@ type RPPO struct {
 	net   *Net
 	pol   *Policy
 	opt   *actorcritic.Optimizer
-	space *env.Discrete
+	space env.Space
+	disc  *env.Discrete // nil for Box actions
 	shuf  *rand.Rand
 
 	polSrc, shufSrc *rand.PCG
@@ -40,15 +43,17 @@ type RPPO struct {
 
 	// The collection of the last Preprocess.
 	n                   int
-	obs, next, h0, hT   *tensor.Tensor    // [N, in], [N, in], [N, hidden] stored states, [N, hidden] states after each step
-	act                 *tensor.Tensor    // category indices [N]
+	obs, next, h0, hT   *tensor.Tensor    // [N, in], [N, in], [N, StateWidth] stored states, [N, StateWidth] states after each step
+	act                 *tensor.Tensor    // category indices [N], or Box actions [N, m]
 	obsND, nextND, h0ND *nd.Array         // the memory of obs, next and h0
+	actND               *nd.Array         // the memory of act
 	cols                [4]*tensor.Tensor // v_s, returns, adv, logp_old [N]
 	colArrs             [4]*nd.Array      // their memory, stored in the batch
 	logpOld, vs         []float32
 	ret, adv, vNext     []float32
-	dist, pdist         distribution.Categorical // of the update, of Preprocess
-	nextIdx             []int                    // the buffer's next index of each row
+	vsS, vNextS         []float32                 // the values over RewardScale
+	dist, pdist         distribution.Distribution // of the update, of Preprocess
+	nextIdx             []int                     // the buffer's next index of each row
 	chunks              actorcritic.Chunks
 	packed              actorcritic.Packed
 	perm, all           []int
@@ -63,7 +68,8 @@ type RPPO struct {
 // New returns a recurrent PPO for an env with the given spaces, its weights
 // and the seeds of its random sources drawn from rng. It returns an error
 // wrapping ErrConfig for an invalid cfg, an observation space other than a
-// Box of one axis, or an action space other than Discrete.
+// Box of one axis, or an action space other than a Discrete or a Box of one
+// axis (with finite bounds when cfg.ActionMap scales).
 func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*RPPO, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -72,11 +78,25 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*RPPO, error) {
 	if !ok || len(box.Shape()) != 1 {
 		return nil, fmt.Errorf("%w: rppo needs a Box observation space of one axis, not %v", ErrConfig, obs)
 	}
-	disc, ok := act.(*env.Discrete)
-	if !ok {
-		return nil, fmt.Errorf("%w: rppo supports Discrete action spaces only, not %v", ErrConfig, act)
+	var out int
+	var bmap *policy.BoxMap
+	disc, _ := act.(*env.Discrete)
+	switch a := act.(type) {
+	case *env.Discrete:
+		out = int(a.N())
+	case *env.Box:
+		if len(a.Shape()) != 1 {
+			return nil, fmt.Errorf("%w: rppo needs a Box action space of one axis, not %v", ErrConfig, act)
+		}
+		out = a.Shape()[0]
+		var err error
+		if bmap, err = policy.NewBoxMap(a, cfg.ActionMap); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+	default:
+		return nil, fmt.Errorf("%w: rppo supports Discrete and Box action spaces, not %v", ErrConfig, act)
 	}
-	net, err := newNet(cfg, box.Shape()[0], int(disc.N()), rng)
+	net, err := newNet(cfg, box.Shape()[0], out, disc == nil, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -86,9 +106,10 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*RPPO, error) {
 	}
 	polSrc := rand.NewPCG(rng.Uint64(), rng.Uint64())
 	shufSrc := rand.NewPCG(rng.Uint64(), rng.Uint64())
-	r := &RPPO{cfg: cfg, net: net, opt: opt, space: disc, shuf: rand.New(shufSrc), polSrc: polSrc, shufSrc: shufSrc,
+	r := &RPPO{cfg: cfg, net: net, opt: opt, space: act, disc: disc, shuf: rand.New(shufSrc), polSrc: polSrc, shufSrc: shufSrc,
+		dist: net.newDist(), pdist: net.newDist(),
 		stats: map[string]float64{"loss": 0, "clip_loss": 0, "vf_loss": 0, "entropy": 0}}
-	r.pol = newPolicy(net, disc, rand.New(polSrc), cfg.DeterministicEval)
+	r.pol = newPolicy(net, act, bmap, rand.New(polSrc), cfg.DeterministicEval)
 	r.ntp.SetGradEnabled(false)
 	r.zeroOne = tensor.New(2)
 	r.zeroOne.Data()[1] = 1
@@ -121,8 +142,9 @@ func (r *RPPO) Postprocess(*batch.Batch, buffer.Buffer, []int) error { return ni
 // time order), cuts it into chunks, and evaluates the networks through each
 // chunk from its stored start state ("policy.state_in"; zeros where b has
 // none, the hidden state of a feed-forward collection): the old
-// log-probabilities, the values V(sₜ), and V(sₜ₊₁) from one more GRU step on
-// obs_next; then GAE's advantages and returns (algo.Episodic). It stores
+// log-probabilities, the values V(sₜ), and V(sₜ₊₁) from one more step of
+// the cells on obs_next; then GAE's advantages and returns (algo.Episodic)
+// of the rewards times RewardScale. It stores
 // "v_s", "returns", "adv" and "logp_old" in b, arrays that are memory of the
 // RPPO.
 //
@@ -146,21 +168,39 @@ func (r *RPPO) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) erro
 	h0 := tp.IndexSelect(r.h0, 0, p.Starts)
 	hs, outs := r.net.Unroll(tp, h0, tp.IndexSelect(r.obs, 0, p.Rows), p.Steps, r.outs)
 	r.outs = outs
-	dist := &r.pdist
-	if err := dist.SetLogits(tp, r.net.Actor.Forward(tp, hs)); err != nil {
+	dist := r.pdist
+	if err := r.net.SetDist(dist, tp, r.net.ActorOut(tp, hs)); err != nil {
 		return err
 	}
 	logp := dist.LogProb(tp.IndexSelect(r.act, 0, p.Rows)).Data()
-	v := r.net.Critic.Forward(tp, hs).Data()
+	v := r.net.Value(tp, hs).Data()
 	hT := r.hT.Data()
-	hsd, w := hs.Data(), r.cfg.Hidden
+	hsd, w := hs.Data(), r.net.StateWidth()
 	for j, row := range p.Rows {
 		r.logpOld[row], r.vs[row] = logp[j], v[j]
 		copy(hT[row*w:(row+1)*w], hsd[j*w:(j+1)*w])
 	}
-	vn := r.net.Critic.Forward(tp, r.net.GRU.Forward(tp, r.next, r.hT)).Data()
+	vn := r.net.Value(tp, r.net.Step(tp, r.next, r.hT)).Data()
 	copy(r.vNext, vn)
-	r.ep.AdvantagesTo(r.adv, r.ret, buf, indices, r.vs, r.vNext, r.cfg.Gamma, r.cfg.GAELambda)
+	if s := r.cfg.RewardScale; s != 1 {
+		// GAE is linear in the rewards and the values together: the
+		// advantages of rewards s·r and values V are s times those of r
+		// and V/s, and so are the returns.
+		inv := float32(1 / s)
+		for i, x := range r.vs {
+			r.vsS[i] = x * inv
+		}
+		for i, x := range r.vNext {
+			r.vNextS[i] = x * inv
+		}
+		r.ep.AdvantagesTo(r.adv, r.ret, buf, indices, r.vsS, r.vNextS, r.cfg.Gamma, r.cfg.GAELambda)
+		for i := range r.adv {
+			r.adv[i] *= float32(s)
+			r.ret[i] *= float32(s)
+		}
+	} else {
+		r.ep.AdvantagesTo(r.adv, r.ret, buf, indices, r.vs, r.vNext, r.cfg.Gamma, r.cfg.GAELambda)
+	}
 	r.n = len(indices)
 	for i, k := range columns {
 		if err := b.Set(k, r.colArrs[i]); err != nil {
@@ -176,13 +216,19 @@ var columns = [...]string{batch.KeyVS, batch.KeyReturns, batch.KeyAdv, batch.Key
 // load copies the observations, next observations, actions and stored
 // states of b, n rows, into the RPPO's memory.
 func (r *RPPO) load(b *batch.Batch, n int) error {
-	in, w := r.net.GRU.WeightIH.Dim(1), r.cfg.Hidden
+	in, w := r.net.In(), r.net.StateWidth()
 	if n == 0 {
 		return fmt.Errorf("rppo: %w", buffer.ErrEmpty)
 	}
 	if r.obs == nil || r.obs.Dim(0) != n {
 		r.obs, r.next = tensor.New(n, in), tensor.New(n, in)
-		r.h0, r.hT, r.act = tensor.New(n, w), tensor.New(n, w), tensor.New(n)
+		r.h0, r.hT = tensor.New(n, w), tensor.New(n, w)
+		if r.disc != nil {
+			r.act = tensor.New(n)
+		} else {
+			r.act = tensor.New(n, r.pol.m)
+		}
+		r.actND = r.act.ND()
 		r.obsND, r.nextND, r.h0ND = r.obs.ND(), r.next.ND(), r.h0.ND()
 		for i := range r.cols {
 			r.cols[i] = tensor.New(n)
@@ -190,6 +236,7 @@ func (r *RPPO) load(b *batch.Batch, n int) error {
 		}
 		r.vs, r.ret, r.adv, r.logpOld = r.cols[0].Data(), r.cols[1].Data(), r.cols[2].Data(), r.cols[3].Data()
 		r.vNext = make([]float32, n)
+		r.vsS, r.vNextS = make([]float32, n), make([]float32, n)
 		r.nextIdx = make([]int, n)
 	}
 	for _, c := range [...]struct {
@@ -211,10 +258,27 @@ func (r *RPPO) load(b *batch.Batch, n int) error {
 	if err != nil {
 		return fmt.Errorf("rppo: %w", err)
 	}
+	if r.disc == nil {
+		m := r.pol.m
+		if a.Ndim() != 2 || a.Dim(0) != n || a.Dim(1) != m || (a.DType() != nd.Float32 && a.DType() != nd.Float64) {
+			return fmt.Errorf("rppo: act of shape %v and dtype %v; want float [%d %d]", a.Shape(), a.DType(), n, m)
+		}
+		if err := nd.CopyTo(r.actND, a); err != nil {
+			return fmt.Errorf("rppo: act: %w", err)
+		}
+	} else if err := r.loadDiscrete(a, n); err != nil {
+		return err
+	}
+	return r.loadStates(b, n, w)
+}
+
+// loadDiscrete copies the category indices of the Discrete actions a, n
+// rows, into the RPPO's memory.
+func (r *RPPO) loadDiscrete(a *nd.Array, n int) error {
 	if a.Ndim() != 1 || a.Dim(0) != n || a.DType() != nd.Int64 || !a.IsContiguous() {
 		return fmt.Errorf("rppo: act of shape %v and dtype %v; want int64 [%d]", a.Shape(), a.DType(), n)
 	}
-	start, k := r.space.Start(), r.space.N()
+	start, k := r.disc.Start(), r.disc.N()
 	ad := r.act.Data()
 	for i, v := range nd.Data[int64](a) {
 		if v-start < 0 || v-start >= k {
@@ -222,6 +286,12 @@ func (r *RPPO) load(b *batch.Batch, n int) error {
 		}
 		ad[i] = float32(v - start)
 	}
+	return nil
+}
+
+// loadStates copies the stored states "policy.state_in" of b, n rows of w
+// values, into the RPPO's memory, or zeros where b has none.
+func (r *RPPO) loadStates(b *batch.Batch, n, w int) error {
 	r.h0.Fill(0)
 	if v, ok := b.Get(batch.KeyPolicy); ok {
 		pd, _ := v.(*batch.Batch)
@@ -297,11 +367,11 @@ func (r *RPPO) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]f
 			tp.Reset()
 			hs, outs := r.net.UnrollPadded(tp, tp.IndexSelect(r.h0, 0, p.Starts), r.obs, r.padRows, m, r.outs)
 			r.outs = outs
-			d := &r.dist
-			if err := d.SetLogits(tp, r.net.Actor.Forward(tp, hs)); err != nil {
+			d := r.dist
+			if err := r.net.SetDist(d, tp, r.net.ActorOut(tp, hs)); err != nil {
 				return nil, err
 			}
-			v := tp.Squeeze(r.net.Critic.Forward(tp, hs), 1)
+			v := tp.Squeeze(r.net.Value(tp, hs), 1)
 			mask := tp.IndexSelect(r.zeroOne, 0, r.maskIdx)
 			inv := float32(1 / float64(len(p.Rows))) // 1/Σmask
 			masked := func(x *tensor.Tensor) *tensor.Tensor { return tp.MulScalar(tp.Sum(tp.Mul(x, mask)), inv) }
@@ -315,7 +385,7 @@ func (r *RPPO) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]f
 			clipLoss := tp.Neg(masked(surr))
 			dv := tp.Sub(v, ret)
 			vfLoss := masked(tp.Mul(dv, dv))
-			ent := masked(d.Entropy())
+			ent := masked(d.(entropic).Entropy())
 			loss := tp.Add(clipLoss, tp.MulScalar(vfLoss, float32(r.cfg.VFCoef)))
 			if r.cfg.EntCoef != 0 {
 				loss = tp.Sub(loss, tp.MulScalar(ent, float32(r.cfg.EntCoef)))
@@ -332,6 +402,10 @@ func (r *RPPO) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]f
 	r.stats["loss"], r.stats["clip_loss"], r.stats["vf_loss"], r.stats["entropy"] = sum/k, clipSum/k, vfSum/k, entSum/k
 	return r.stats, nil
 }
+
+// entropic is a distribution with an entropy: the Categorical and the
+// Independent Normal of Net.newDist.
+type entropic interface{ Entropy() *tensor.Tensor }
 
 // normalize standardizes the values of x where mask is 1 in place, (x −
 // mean)/(std + 10⁻⁸) with their sample standard deviation, as PPO's

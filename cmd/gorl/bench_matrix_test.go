@@ -42,7 +42,7 @@ func TestRefusedSpaces(t *testing.T) {
 		"bcq-continuous": discrete, "td3-bc": discrete,
 		"npg": multi, "trpo": multi, "bdqn": discrete,
 		"icm-dqn": box, "psrl": box, "gail": multi,
-		"rppo":  box,
+		"rppo":  multi,
 		"qrdqn": box, "iqn": box, "fqf": box,
 	}
 	for _, name := range algorithmNames() {
