@@ -107,12 +107,13 @@ type member struct {
 	t   cluster.Transport
 	cfg Config
 
-	mu    sync.Mutex // guards local, gens, scratch
-	local buffer.Buffer
-	prio  *buffer.Prioritized
-	gens  []uint64
-	steps []buffer.Step
-	take  batch.Batch
+	mu       sync.Mutex // guards local, gens, scratch
+	local    buffer.Buffer
+	prio     *buffer.Prioritized
+	gens     []uint64
+	steps    []buffer.Step
+	ids, idx []int // scratch of addLocal, kept zero
+	take     batch.Batch
 
 	pmu   sync.Mutex // guards peers
 	peers map[string]*peer
@@ -316,23 +317,28 @@ func (m *member) add(data *batch.Batch, prios []float64) ([]Handle, error) {
 func (m *member) addLocal(data *batch.Batch, prios []float64, n int) ([]Handle, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	ids := make([]int, n) // all 0: the shard's one buffer
-	steps, err := m.local.Add(data, ids, m.steps[:0])
+	m.ids = slices.Grow(m.ids[:0], n)[:n] // all 0: the shard's one buffer
+	steps, err := m.local.Add(data, m.ids, m.steps[:0])
 	m.steps = steps
 	if err != nil {
 		return nil, err
 	}
-	hs := make([]Handle, len(steps))
-	idx := make([]int, len(steps))
+	m.idx = slices.Grow(m.idx[:0], len(steps))[:len(steps)]
 	for k, s := range steps {
 		m.gens[s.Index]++
-		hs[k] = Handle{Member: m.cfg.Member, Index: s.Index, Gen: m.gens[s.Index]}
-		idx[k] = s.Index
+		m.idx[k] = s.Index
 	}
-	if prios != nil && m.prio != nil {
-		if err := m.prio.UpdateWeight(idx, prios); err != nil {
+	if m.prio == nil {
+		return nil, nil // a plain buffer's Add returns no handles
+	}
+	if prios != nil {
+		if err := m.prio.UpdateWeight(m.idx, prios); err != nil {
 			return nil, err
 		}
+	}
+	hs := make([]Handle, len(steps))
+	for k, i := range m.idx {
+		hs[k] = Handle{Member: m.cfg.Member, Index: i, Gen: m.gens[i]}
 	}
 	return hs, nil
 }
