@@ -171,6 +171,10 @@ func (s *Stream) track(msg *nats.Msg, f jetstream.PubAckFuture, err error, done 
 		if err == nil {
 			break
 		}
+		if errors.Is(err, nats.ErrConnectionClosed) {
+			err = fmt.Errorf("%w: stream %s: %v", ErrCluster, s.cfg.Name, err)
+			break
+		}
 		if try == s.cfg.Retries {
 			err = fmt.Errorf("%w: stream %s: no acknowledgement after %d tries: %v", ErrCluster, s.cfg.Name, try+1, err)
 			break

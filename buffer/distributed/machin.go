@@ -43,13 +43,17 @@ const (
 //   - custom: with concatenate and named in concatCustom an *nd.Array
 //     [n, k] of the values; otherwise an []any of them.
 //
-// Members that do not answer in time are left out (Sample names them). It
-// returns an error wrapping ErrDistributed, and buffer.ErrKey for a name
+// With n ≤ 0 (and a method other than SampleAll) it returns 0 and nil, as
+// the local memory does. Members that do not answer in time are left out
+// (Sample names them). It returns an error wrapping ErrDistributed, and buffer.ErrKey for a name
 // the transitions lack or buffer.ErrType for values that cannot take the
 // form asked for.
 func (b *Buffer) SampleBatch(ctx context.Context, n int, concatenate bool, method Method, attrs, concatCustom []string, rng *rand.Rand) (int, []any, error) {
 	if method >= sampleShard {
 		return 0, nil, fmt.Errorf("%w: sample method %d", ErrDistributed, method)
+	}
+	if n <= 0 && method != SampleAll {
+		return 0, nil, nil
 	}
 	s, err := b.m.sample(ctx, n, method, rng)
 	if err != nil {
@@ -71,8 +75,11 @@ func (b *Buffer) SampleBatch(ctx context.Context, n int, concatenate bool, metho
 // Buffer.SampleBatch gives them, the handles of the transitions (for
 // UpdatePriority) and their importance weights, computed with the global
 // minimum priority (buffer.PrioritizedMemory's role, with handles for its
-// slots).
+// slots). With n ≤ 0 it returns 0 and nils.
 func (p *Prioritized) SampleBatch(ctx context.Context, n int, concatenate bool, attrs, concatCustom []string, rng *rand.Rand) (int, []any, []Handle, []float64, error) {
+	if n <= 0 {
+		return 0, nil, nil, nil, nil
+	}
 	s, err := p.m.sample(ctx, n, sampleShard, rng)
 	if err != nil {
 		return 0, nil, nil, nil, err

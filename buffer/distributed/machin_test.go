@@ -208,6 +208,9 @@ func TestSampleBatchMatchesMemory(t *testing.T) {
 	if _, _, err := learner.SampleBatch(ctx(t), 3, true, distributed.SampleAll, []string{"tag"}, []string{"tag"}, rng); !errors.Is(err, buffer.ErrType) {
 		t.Errorf("string custom attribute concatenated: %v, want ErrType", err)
 	}
+	if n, res, err := learner.SampleBatch(ctx(t), 0, true, distributed.SampleRandomUnique, nil, nil, rng); n != 0 || res != nil || err != nil {
+		t.Errorf("SampleBatch of 0: %d, %v, %v; want 0, nil, nil as buffer.Memory gives", n, res, err)
+	}
 	if _, _, err := learner.SampleBatch(ctx(t), 3, true, distributed.Method(9), nil, nil, rng); !errors.Is(err, distributed.ErrDistributed) {
 		t.Errorf("unknown method: %v, want ErrDistributed", err)
 	}
