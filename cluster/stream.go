@@ -69,8 +69,10 @@ type Stream struct {
 	seq     atomic.Uint64
 	pending atomic.Int64
 	quit    chan struct{}
-	once    sync.Once
-	wg      sync.WaitGroup
+
+	mu     sync.Mutex // orders Publish's wg.Add before Close's wg.Wait
+	closed bool
+	wg     sync.WaitGroup
 }
 
 // OpenStream creates the stream c describes on n's deployment, or updates
@@ -139,19 +141,21 @@ func OpenStream(n *Node, c StreamConfig) (*Stream, error) {
 // publications wait for their acknowledgement. Messages sent again after
 // a failed try may be stored after later ones.
 func (s *Stream) Publish(subject string, data []byte, done func(error)) error {
-	select {
-	case <-s.quit:
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
 		return fmt.Errorf("%w: stream %s is closed", ErrCluster, s.cfg.Name)
-	default:
 	}
 	if s.pending.Add(1) > int64(s.cfg.MaxPending) {
 		s.pending.Add(-1)
+		s.mu.Unlock()
 		return fmt.Errorf("%w: stream %s: %w", ErrCluster, s.cfg.Name, ErrBackpressure)
 	}
+	s.wg.Add(1)
+	s.mu.Unlock()
 	msg := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{}}
 	msg.Header.Set(jetstream.MsgIDHeader, s.prefix+strconv.FormatUint(s.seq.Add(1), 36))
 	f, err := s.js.PublishMsgAsync(msg)
-	s.wg.Add(1)
 	go s.track(msg, f, err, done)
 	return nil
 }
@@ -194,10 +198,10 @@ func (s *Stream) track(msg *nats.Msg, f jetstream.PubAckFuture, err error, done 
 }
 
 // Pending returns the number of publications waiting for their
-// acknowledgement.
+// acknowledgement or for their done call to return.
 func (s *Stream) Pending() int { return int(s.pending.Load()) }
 
-// Wait returns once no publication waits for its acknowledgement, or
+// Wait returns once every publication has been reported to its done, or
 // with ctx's error.
 func (s *Stream) Wait(ctx context.Context) error {
 	for s.pending.Load() > 0 {
@@ -247,7 +251,12 @@ func (s *Stream) Read(subject string, f func(data []byte)) (stop func() error, e
 // Close stops sending publications again and waits for the trackers to
 // report; publications still unacknowledged are reported as failed.
 func (s *Stream) Close() error {
-	s.once.Do(func() { close(s.quit) })
+	s.mu.Lock()
+	if !s.closed {
+		s.closed = true
+		close(s.quit)
+	}
+	s.mu.Unlock()
 	s.wg.Wait()
 	return nil
 }
