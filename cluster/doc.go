@@ -21,6 +21,11 @@
 // number of actors fetch the latest or wait for one newer than what they
 // hold. Blobs larger than the server's payload limit travel in chunks.
 //
+// OpenStream opens a JetStream stream (replicated across a cluster's
+// servers) as a Stream: Publish returns before the acknowledgement, which
+// a callback reports; Read delivers a subject's stored messages in order.
+// The distributed buffers use it as the journal that makes adds durable.
+//
 // # Invariants
 //
 //   - Nothing listens on a non-loopback address unless Options.Host says so.
@@ -29,6 +34,9 @@
 //   - Core NATS delivers at most once: a message published while nobody
 //     listens, or dropped by a slow consumer, is gone. The buffers built on
 //     it treat a missing reply as a missing member, never as data.
+//   - A Stream never makes its publisher wait: at most MaxPending
+//     publications await their acknowledgement, and one more is refused
+//     with ErrBackpressure.
 //
 // # Decisions
 //

@@ -47,6 +47,11 @@ type Options struct {
 	// Timeout bounds the embedded server's start and the connection;
 	// default DefaultTimeout.
 	Timeout time.Duration
+	// JetStream enables JetStream on the embedded server (OpenStream needs
+	// it), storing in StoreDir (empty: a directory under the system's
+	// temporary directory).
+	JetStream bool
+	StoreDir  string
 }
 
 // DefaultTimeout is Options.Timeout's default.
@@ -115,6 +120,8 @@ func Start(o Options) (*Node, error) {
 		MaxPayload: o.MaxPayload,
 		Username:   o.User,
 		Password:   o.Password,
+		JetStream:  o.JetStream,
+		StoreDir:   o.StoreDir,
 	}
 	srv, err := server.NewServer(sopts)
 	if err != nil {

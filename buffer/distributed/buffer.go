@@ -31,7 +31,9 @@ func New(t cluster.Transport, cfg Config, local buffer.Buffer) (*Buffer, error) 
 }
 
 // Add stores the transitions of data (rows of a Batch, in the keys of the
-// local buffer's Add) in the local shard.
+// local buffer's Add) in the local shard; with a Config.Journal it
+// publishes them and returns at once, and the shard takes them once the
+// journal has stored them.
 func (b *Buffer) Add(data *batch.Batch) error {
 	_, err := b.m.add(data, nil)
 	return err
@@ -40,11 +42,15 @@ func (b *Buffer) Add(data *batch.Batch) error {
 // Sample draws n transitions across the live members, each in proportion
 // to its size, waiting at most the configured deadline for each.
 func (b *Buffer) Sample(ctx context.Context, n int, rng *rand.Rand) (*Sample, error) {
-	return b.m.sample(ctx, n, rng)
+	return b.m.sample(ctx, n, sampleShard, rng)
 }
 
 // Len returns the number of transitions across the live members.
 func (b *Buffer) Len() int { return b.m.Len() }
+
+// Skipped returns how many journal records the shard could not take
+// (with a Config.Journal) and the last one's error.
+func (b *Buffer) Skipped() (int, error) { return b.m.skippedRecords() }
 
 // Members returns the live members holding data, sorted.
 func (b *Buffer) Members() []string { return b.m.Members() }
@@ -81,7 +87,9 @@ func NewPrioritized(t cluster.Transport, cfg Config, local *buffer.Prioritized, 
 
 // Add stores the transitions of data in the local shard with priorities
 // prios (|TD error|, as UpdatePriority takes them; nil: the largest
-// priority given so far) and returns their handles.
+// priority given so far) and returns their handles. With a Config.Journal
+// it publishes them, returns at once and no handles (the shard takes them
+// once the journal has stored them).
 func (p *Prioritized) Add(data *batch.Batch, prios []float64) ([]Handle, error) {
 	return p.m.add(data, prios)
 }
@@ -90,7 +98,7 @@ func (p *Prioritized) Add(data *batch.Batch, prios []float64) ([]Handle, error) 
 // priority^α; Batch carries their importance weights under "weight" and
 // Handles name them for UpdatePriority.
 func (p *Prioritized) Sample(ctx context.Context, n int, rng *rand.Rand) (*Sample, error) {
-	return p.m.sample(ctx, n, rng)
+	return p.m.sample(ctx, n, sampleShard, rng)
 }
 
 // UpdatePriority sends new priorities (|TD error|) for sampled
@@ -103,6 +111,10 @@ func (p *Prioritized) UpdatePriority(hs []Handle, prios []float64) error {
 
 // Len returns the number of transitions across the live members.
 func (p *Prioritized) Len() int { return p.m.Len() }
+
+// Skipped returns how many journal records the shard could not take
+// (with a Config.Journal) and the last one's error.
+func (p *Prioritized) Skipped() (int, error) { return p.m.skippedRecords() }
 
 // Members returns the live members holding data, sorted.
 func (p *Prioritized) Members() []string { return p.m.Members() }

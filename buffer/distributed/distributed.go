@@ -34,6 +34,16 @@ type Config struct {
 	// Deadline bounds the wait for each member's share of a sample;
 	// default DefaultDeadline.
 	Deadline time.Duration
+	// Journal, when set, makes a member's adds durable: Add publishes the
+	// transitions to the journal and returns without waiting; the member
+	// reads its own journal subject back into its shard, so the shard holds
+	// what the journal acknowledged, and a member restarted under the same
+	// name gets back the transitions the journal still keeps.
+	Journal Journal
+	// Acked, with a Journal, is called with each Batch given to Add once
+	// the journal has stored it (err nil) or has given up (err). It runs on
+	// another goroutine and must not block.
+	Acked func(data *batch.Batch, err error)
 }
 
 // The defaults of Config.Heartbeat and Config.Deadline.
@@ -97,15 +107,20 @@ type member struct {
 	t   cluster.Transport
 	cfg Config
 
-	mu    sync.Mutex // guards local, gens, scratch
-	local buffer.Buffer
-	prio  *buffer.Prioritized
-	gens  []uint64
-	steps []buffer.Step
-	take  batch.Batch
+	mu       sync.Mutex // guards local, gens, scratch
+	local    buffer.Buffer
+	prio     *buffer.Prioritized
+	gens     []uint64
+	steps    []buffer.Step
+	ids, idx []int // scratch of addLocal, kept zero
+	take     batch.Batch
 
 	pmu   sync.Mutex // guards peers
 	peers map[string]*peer
+
+	jmu     sync.Mutex // guards skipped, skipErr
+	skipped int
+	skipErr error
 
 	wantPrio bool    // a prioritized buffer's member
 	beta     float64 // importance-sampling exponent, prioritized
@@ -148,6 +163,14 @@ func newMember(t cluster.Transport, cfg Config, local buffer.Buffer, prio *buffe
 			return nil, err
 		}
 		m.stops = append(m.stops, stop)
+		if cfg.Journal != nil {
+			stop, err := cfg.Journal.Read(journalSubject(cfg.Group, cfg.Member), m.replay)
+			if err != nil {
+				m.close()
+				return nil, err
+			}
+			m.stops = append(m.stops, stop)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), cfg.Deadline)
 		defer cancel()
 		if err := t.Flush(ctx); err != nil {
@@ -277,8 +300,6 @@ func (m *member) add(data *batch.Batch, prios []float64) ([]Handle, error) {
 	if m.local == nil {
 		return nil, fmt.Errorf("%w: member %s holds no shard", ErrDistributed, m.cfg.Member)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	n, err := data.Len()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrDistributed, err)
@@ -286,23 +307,38 @@ func (m *member) add(data *batch.Batch, prios []float64) ([]Handle, error) {
 	if prios != nil && len(prios) != n {
 		return nil, fmt.Errorf("%w: %d priorities for %d transitions", ErrDistributed, len(prios), n)
 	}
-	ids := make([]int, n) // all 0: the shard's one buffer
-	steps, err := m.local.Add(data, ids, m.steps[:0])
+	if m.cfg.Journal != nil {
+		return nil, m.publish(data, prios)
+	}
+	return m.addLocal(data, prios, n)
+}
+
+// addLocal stores n transitions in the local shard.
+func (m *member) addLocal(data *batch.Batch, prios []float64, n int) ([]Handle, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.ids = slices.Grow(m.ids[:0], n)[:n] // all 0: the shard's one buffer
+	steps, err := m.local.Add(data, m.ids, m.steps[:0])
 	m.steps = steps
 	if err != nil {
 		return nil, err
 	}
-	hs := make([]Handle, len(steps))
-	idx := make([]int, len(steps))
+	m.idx = slices.Grow(m.idx[:0], len(steps))[:len(steps)]
 	for k, s := range steps {
 		m.gens[s.Index]++
-		hs[k] = Handle{Member: m.cfg.Member, Index: s.Index, Gen: m.gens[s.Index]}
-		idx[k] = s.Index
+		m.idx[k] = s.Index
 	}
-	if prios != nil && m.prio != nil {
-		if err := m.prio.UpdateWeight(idx, prios); err != nil {
+	if m.prio == nil {
+		return nil, nil // a plain buffer's Add returns no handles
+	}
+	if prios != nil {
+		if err := m.prio.UpdateWeight(m.idx, prios); err != nil {
 			return nil, err
 		}
+	}
+	hs := make([]Handle, len(steps))
+	for k, i := range m.idx {
+		hs[k] = Handle{Member: m.cfg.Member, Index: i, Gen: m.gens[i]}
 	}
 	return hs, nil
 }
@@ -323,9 +359,9 @@ const (
 	replyErr = 1
 )
 
-// takeLocal samples n transitions of the local shard with a source seeded
-// by seed.
-func (m *member) takeLocal(n int, seed uint64) (*shard, error) {
+// takeLocal samples n transitions of the local shard by method with a
+// source seeded by seed.
+func (m *member) takeLocal(n int, seed uint64, method Method) (*shard, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	size, sum, mn := m.stats()
@@ -334,7 +370,27 @@ func (m *member) takeLocal(n int, seed uint64) (*shard, error) {
 		return sh, nil
 	}
 	rng := rand.New(rand.NewPCG(seed, nameHash(m.cfg.Member)))
-	sh.idx = m.local.SampleIndices(n, rng)
+	switch method {
+	case sampleShard:
+		sh.idx = m.local.SampleIndices(n, rng)
+	case SampleRandom:
+		all := m.local.SampleIndices(0, rng)
+		sh.idx = make([]int, n)
+		for k := range sh.idx {
+			sh.idx[k] = all[rng.IntN(len(all))]
+		}
+	case SampleRandomUnique:
+		all := m.local.SampleIndices(0, rng)
+		perm := rng.Perm(len(all))[:min(n, len(all))]
+		sh.idx = make([]int, len(perm))
+		for k, p := range perm {
+			sh.idx[k] = all[p]
+		}
+	case SampleAll:
+		sh.idx = m.local.SampleIndices(0, rng)
+	default:
+		return nil, fmt.Errorf("%w: sample method %d", ErrDistributed, method)
+	}
 	if len(sh.idx) == 0 {
 		return sh, nil
 	}
@@ -361,14 +417,14 @@ func nameHash(s string) uint64 {
 	return h.Sum64()
 }
 
-// serveSample answers a request: n (uint32), seed (uint64).
+// serveSample answers a request: n (uint32), seed (uint64), method (u8).
 func (m *member) serveSample(req []byte, reply func([]byte) error) {
-	if len(req) != 12 {
+	if len(req) != 13 {
 		reply(append([]byte{replyErr}, "malformed sample request"...))
 		return
 	}
 	n := int(binary.LittleEndian.Uint32(req))
-	sh, err := m.takeLocal(n, binary.LittleEndian.Uint64(req[4:]))
+	sh, err := m.takeLocal(n, binary.LittleEndian.Uint64(req[4:]), Method(req[12]))
 	if err != nil {
 		reply(append([]byte{replyErr}, err.Error()...))
 		return
@@ -477,37 +533,83 @@ func split(n int, weights []float64, rng *rand.Rand) []int {
 	return counts
 }
 
-// sample gathers n transitions from the live members.
-func (m *member) sample(ctx context.Context, n int, rng *rand.Rand) (*Sample, error) {
-	if n <= 0 {
+// splitUnique draws how many of min(n, Σ sizes) distinct transitions each
+// member gives, as drawing them one by one without replacement from the
+// union would.
+func splitUnique(n int, sizes []int, rng *rand.Rand) []int {
+	left := slices.Clone(sizes)
+	total := 0
+	for _, s := range sizes {
+		total += s
+	}
+	counts := make([]int, len(sizes))
+	for n = min(n, total); n > 0; n-- {
+		x := rng.IntN(total)
+		k := 0
+		for x >= left[k] {
+			x -= left[k]
+			k++
+		}
+		counts[k]++
+		left[k]--
+		total--
+	}
+	return counts
+}
+
+// sample gathers n transitions from the live members by method.
+func (m *member) sample(ctx context.Context, n int, method Method, rng *rand.Rand) (*Sample, error) {
+	if n <= 0 && method != SampleAll {
 		return nil, fmt.Errorf("%w: sample of %d transitions", ErrDistributed, n)
+	}
+	if rng == nil {
+		return nil, fmt.Errorf("%w: nil random source", ErrDistributed)
 	}
 	names, ps := m.live()
 	var weights []float64
+	var sizes []int
 	for _, p := range ps {
 		weights = append(weights, p.sum)
+		sizes = append(sizes, p.size)
 	}
 	if m.local != nil {
 		m.mu.Lock()
-		_, sum, _ := m.stats()
+		size, sum, _ := m.stats()
 		m.mu.Unlock()
 		names = append(names, m.cfg.Member)
 		weights = append(weights, sum)
+		sizes = append(sizes, size)
 	}
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%w: group %s has no live member with data", ErrDistributed, m.cfg.Group)
 	}
-	counts := split(n, weights, rng)
+	var counts []int
+	switch method {
+	case SampleRandomUnique:
+		counts = splitUnique(n, sizes, rng)
+	case SampleAll:
+		counts = sizes // each member answers with all it holds
+	case SampleRandom:
+		w := make([]float64, len(sizes))
+		for i, s := range sizes {
+			w[i] = float64(s)
+		}
+		counts = split(n, w, rng)
+	default:
+		counts = split(n, weights, rng)
+	}
 	seeds := make([]uint64, len(names))
 	for i := range seeds {
 		seeds[i] = rng.Uint64()
 	}
-	shards, missing := m.gather(ctx, names, counts, seeds)
+	shards, missing := m.gather(ctx, names, counts, seeds, method)
 	got := 0
 	for _, sh := range shards {
 		got += len(sh.idx)
 	}
-	if got < n && len(shards) > 0 {
+	// Distinct draws and whole shards cannot be topped up from the members
+	// that answered without repeating what they gave.
+	if got < n && len(shards) > 0 && (method == sampleShard || method == SampleRandom) {
 		// Draw the missing members' share (and any shortfall) again from
 		// the members that answered, in proportion to their figures now.
 		var rn []string
@@ -523,7 +625,7 @@ func (m *member) sample(ctx context.Context, n int, rng *rand.Rand) (*Sample, er
 		for i := range rs {
 			rs[i] = rng.Uint64()
 		}
-		more, miss2 := m.gather(ctx, rn, rc, rs)
+		more, miss2 := m.gather(ctx, rn, rc, rs, method)
 		shards = append(shards, more...)
 		missing = append(missing, miss2...)
 	}
@@ -531,7 +633,7 @@ func (m *member) sample(ctx context.Context, n int, rng *rand.Rand) (*Sample, er
 }
 
 // gather asks each named member for its count in parallel.
-func (m *member) gather(ctx context.Context, names []string, counts []int, seeds []uint64) ([]*shard, []string) {
+func (m *member) gather(ctx context.Context, names []string, counts []int, seeds []uint64, method Method) ([]*shard, []string) {
 	out := make([]*shard, len(names))
 	errs := make([]error, len(names))
 	var wg sync.WaitGroup
@@ -540,7 +642,7 @@ func (m *member) gather(ctx context.Context, names []string, counts []int, seeds
 			continue
 		}
 		if name == m.cfg.Member && m.local != nil {
-			out[i], errs[i] = m.takeLocal(counts[i], seeds[i])
+			out[i], errs[i] = m.takeLocal(counts[i], seeds[i], method)
 			continue
 		}
 		wg.Add(1)
@@ -548,9 +650,10 @@ func (m *member) gather(ctx context.Context, names []string, counts []int, seeds
 			defer wg.Done()
 			c, cancel := context.WithTimeout(ctx, m.cfg.Deadline)
 			defer cancel()
-			req := make([]byte, 12)
+			req := make([]byte, 13)
 			binary.LittleEndian.PutUint32(req, uint32(counts[i]))
 			binary.LittleEndian.PutUint64(req[4:], seeds[i])
+			req[12] = byte(method)
 			p, err := m.t.Request(c, subject(m.cfg.Group, name, "sample"), req)
 			if err != nil {
 				errs[i] = err

@@ -20,6 +20,18 @@
 // (pᵢ/p_min)^(−β), so they equal what one buffer holding all the data would
 // give, and a Handle per row for UpdatePriority.
 //
+// SampleBatch gives the same draw in the forms of Machin's memory
+// (buffer.Memory.SampleBatch): a sample method (SampleRandomUnique,
+// SampleRandom, SampleAll), attribute selection with "*" for the rest, and
+// concatenated or per-transition values.
+//
+// With Config.Journal (a cluster.Stream over a replicated JetStream
+// stream) adds are durable: Add publishes the transitions and returns
+// without waiting for the acknowledgement, the member reads its journal
+// subject back into its shard, and Config.Acked hears which adds were
+// stored. A member restarted under its name gets its shard back from the
+// journal.
+//
 // # Invariants
 //
 //   - Nothing blocks forever: a sample waits at most Config.Deadline for
@@ -32,6 +44,9 @@
 //     overwritten slot is dropped.
 //   - Len is this member's view: its own shard and the sizes last
 //     announced by the others.
+//   - With a journal, a shard holds only what the journal stored, in the
+//     journal's order, and an actor never waits on an acknowledgement: an
+//     add beyond the bound of pending ones is refused at once.
 //
 // # Decisions
 //
