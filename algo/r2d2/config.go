@@ -21,7 +21,7 @@ const (
 // Config holds R2D2's hyperparameters. A zero field means "off" where its
 // comment says so; DefaultConfig fills the others.
 type Config struct {
-	// Cell is the recurrent cell, LSTM or GRU. Default LSTM (the paper's).
+	// Cell is the recurrent cell, LSTM (the paper's) or GRU. Default GRU.
 	Cell string `json:"cell"`
 	// Hidden is the size of the cell's hidden state (an LSTM keeps h and c,
 	// twice as many numbers). Default 64.
@@ -86,7 +86,7 @@ type Config struct {
 }
 
 // DefaultConfig returns the settings the velocity-free CartPole is learned
-// with: an LSTM of 64 and a ReLU layer of 64 before the Q-values, 8 burn-in
+// with: a GRU of 64 and a ReLU layer of 64 before the Q-values, 8 burn-in
 // and 16 trained steps per sequence, 3-step double-Q targets with γ = 0.99,
 // a target network copied every 200 gradient steps, η = 0.9, no value
 // rescaling, Adam with lr 1e-3, gradient norm clipped at 10, and ε from 1
@@ -95,7 +95,7 @@ func DefaultConfig() Config {
 	o := optim.DefaultAdamConfig()
 	o.LR = 1e-3
 	return Config{
-		Cell:             LSTM,
+		Cell:             GRU,
 		Hidden:           64,
 		HeadHidden:       []int{64},
 		BurnIn:           8,

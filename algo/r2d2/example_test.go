@@ -12,15 +12,17 @@ import (
 )
 
 // An R2D2 for the velocity-free CartPole; its policy returns the next
-// state with every action (an LSTM's h and c side by side) and stores the
-// one it acted from.
+// state with every action and stores the one it acted from; an LSTM's
+// state holds its h and c side by side.
 func ExampleNew() {
 	e, err := env.Make("CartPoleNoVel-v1")
 	if err != nil {
 		panic(err)
 	}
 	defer e.Close()
-	r, err := r2d2.New(r2d2.DefaultConfig(), e.ObservationSpace(), e.ActionSpace(), rand.New(rand.NewPCG(1, 2)))
+	cfg := r2d2.DefaultConfig()
+	cfg.Cell = r2d2.LSTM
+	r, err := r2d2.New(cfg, e.ObservationSpace(), e.ActionSpace(), rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		panic(err)
 	}

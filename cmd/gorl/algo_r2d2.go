@@ -21,7 +21,7 @@ type r2d2Run struct {
 	// Prioritized replays sequences in proportion to their priorities
 	// (each stored at the sequence's first trained step) with these
 	// settings; null means uniform replay. Default α 0.9, β 0.6 (the
-	// paper's).
+	// paper's) with the weights of each batch divided by their maximum.
 	Prioritized *buffer.PriorityConfig `json:"prioritized"`
 }
 
@@ -32,7 +32,7 @@ func init() {
 			t := trainer.DefaultConfig()
 			t.Epochs, t.StepPerEpoch, t.StepPerCollect, t.UpdatePerStep = 10, 10_000, 8, 0.125
 			t.BatchSize, t.PrefillSteps = 32, 1000
-			return &r2d2Run{Config: r2d2.DefaultConfig(), Prioritized: &buffer.PriorityConfig{Alpha: 0.9, Beta: 0.6}},
+			return &r2d2Run{Config: r2d2.DefaultConfig(), Prioritized: &buffer.PriorityConfig{Alpha: 0.9, Beta: 0.6, WeightNorm: true}},
 				RunDefaults{Trainer: t, TrainEnvs: 8, TestEnvs: 100, BufferSize: 50_000}
 		},
 		New: func(c *r2d2Run, obs, act env.Space, rng *rand.Rand) (algo.Algorithm, error) {
