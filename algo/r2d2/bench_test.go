@@ -11,10 +11,11 @@ import (
 	"github.com/gorl/gorl/tensor"
 )
 
-// BenchmarkUpdate measures one update cycle of DefaultConfig as the
-// CartPoleNoVel run makes it: algo.Learner.Step sampling 32 sequences
-// uniformly from a Collection of 8 envs × 2,500 steps, Preprocess
-// (walking the buffer, burn-in of both networks, the targets) and Update
+// BenchmarkUpdate measures one update cycle of DefaultConfig with the
+// CartPoleNoVel run's batch of 32 sequences: algo.Learner.Step sampling
+// them uniformly from a Collection of 8 envs × 2,500 steps (observations
+// of 4 numbers, 2 actions), Preprocess (walking the buffer, the burn-in of
+// both networks, the targets through 20 more steps) and Update
 // (backpropagation through the 16 trained steps), for each cell.
 func BenchmarkUpdate(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
