@@ -43,6 +43,7 @@ func TestRefusedSpaces(t *testing.T) {
 		"npg": multi, "trpo": multi, "bdqn": discrete,
 		"icm-dqn": box, "psrl": box, "gail": multi,
 		"rppo":  multi,
+		"r2d2":  box,
 		"qrdqn": box, "iqn": box, "fqf": box,
 	}
 	for _, name := range algorithmNames() {
