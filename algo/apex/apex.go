@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -147,8 +147,8 @@ type actionReader[A int64 | float32] func(out *batch.Batch, store []A) (any, err
 // loopSettings are the settings the Ape-X loop shares between its
 // algorithms (see Config for each).
 type loopSettings struct {
-	actors, bufferSize, batchSize, learningStarts    int
-	flushEvery, publishEvery, syncEvery, nstep       int
+	actors, bufferSize, batchSize, learningStarts      int
+	flushEvery, publishEvery, syncEvery, nstep         int
 	gamma, priorityAlpha, priorityBeta, stepsPerUpdate float64
 }
 
