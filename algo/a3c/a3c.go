@@ -348,6 +348,7 @@ func (w *worker) fetch(ctx context.Context) error {
 
 func (w *worker) run(ctx context.Context, st *stats) error {
 	defer w.vec.Close()
+	w.a.Policy().SetTrainingStep(true) // sample from the distribution
 	if err := w.coll.Reset(ctx, []env.Seed{env.SeedOf(w.s.Seed + uint64(w.i)*1_000_003)}); err != nil {
 		return err
 	}
