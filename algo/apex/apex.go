@@ -232,7 +232,7 @@ func (c *core[A]) run(ctx context.Context) (agent, error) {
 	}()
 
 	sampleRng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
-	var returns []float32
+	var tg targets
 	var prog Progress
 	for {
 		select {
@@ -258,7 +258,7 @@ func (c *core[A]) run(ctx context.Context) (agent, error) {
 		if err != nil {
 			return learner, err
 		}
-		if returns, err = nstepReturns(learner, b, returns[:0], n); err != nil {
+		if err := tg.set(learner, b, n); err != nil {
 			return learner, err
 		}
 		st, err := learner.Update(b)
@@ -302,55 +302,59 @@ func lossOf(st map[string]float64) float64 {
 	return sum
 }
 
-// nstepReturns stores in b under "returns" the targets of its n-step
-// transitions, rew + γᵏ·(1 − terminated)·V(obs_next), V the learner's
-// bootstrap value (NextValues).
-func nstepReturns(d agent, b *batch.Batch, dst []float32, n int) ([]float32, error) {
-	next, err := b.Array(batch.KeyObsNext)
-	if err != nil {
-		return dst, fmt.Errorf("apex: %w", err)
-	}
-	dst = append(dst[:0], make([]float32, n)...)
-	if err := d.NextValues(dst, batch.MustNew(batch.KeyObs, next)); err != nil {
-		return dst, err
-	}
-	rew, err := floats(b, batch.KeyRew)
-	if err != nil {
-		return dst, err
-	}
-	disc, err := floats(b, KeyDiscount)
-	if err != nil {
-		return dst, err
-	}
-	term, err := b.Array(batch.KeyTerminated)
-	if err != nil {
-		return dst, fmt.Errorf("apex: %w", err)
-	}
-	tb := nd.ToSlice[bool](term)
-	for k := range dst {
-		v := dst[k]
-		if tb[k] {
-			v = 0
-		}
-		dst[k] = float32(rew[k] + disc[k]*float64(v))
-	}
-	ret, err := nd.FromSlice(dst, n)
-	if err != nil {
-		return dst, err
-	}
-	return dst, b.Set(batch.KeyReturns, ret)
+// targets computes the targets of n-step transitions; its scratch is
+// reused from call to call, so that a learner's update allocates nothing
+// here once the batch size is fixed.
+type targets struct {
+	next           *batch.Batch // obs_next under "obs", NextValues's input
+	v              []float32
+	rew, disc, ret *nd.Array // float64, float64, float32 [n]
+	term           *nd.Array // bool [n]
 }
 
-func floats(b *batch.Batch, key string) ([]float64, error) {
-	a, err := b.Array(key)
+// set stores in b under "returns" the targets of its n transitions,
+// rew + γᵏ·(1 − terminated)·V(obs_next), V the agent's bootstrap value
+// (NextValues). The returns are memory of t, overwritten by the next call.
+func (t *targets) set(d agent, b *batch.Batch, n int) error {
+	next, err := b.Array(batch.KeyObsNext)
 	if err != nil {
-		return nil, fmt.Errorf("apex: %w", err)
+		return fmt.Errorf("apex: %w", err)
 	}
-	f, err := a.AsType(nd.Float64)
-	if err != nil {
-		return nil, fmt.Errorf("apex: %s: %w", key, err)
+	if t.next == nil {
+		t.next = &batch.Batch{}
 	}
-	return nd.ToSlice[float64](f), nil
+	if err := t.next.Set(batch.KeyObs, next); err != nil {
+		return err
+	}
+	if len(t.v) != n {
+		t.v = make([]float32, n)
+		t.rew, t.disc = nd.Zeros(nd.Float64, n), nd.Zeros(nd.Float64, n)
+		t.ret, t.term = nd.Zeros(nd.Float32, n), nd.Zeros(nd.Bool, n)
+	}
+	if err := d.NextValues(t.v, t.next); err != nil {
+		return err
+	}
+	for _, c := range [...]struct {
+		key string
+		dst *nd.Array
+	}{{batch.KeyRew, t.rew}, {KeyDiscount, t.disc}, {batch.KeyTerminated, t.term}} {
+		a, err := b.Array(c.key)
+		if err != nil {
+			return fmt.Errorf("apex: %w", err)
+		}
+		if err := nd.CopyTo(c.dst, a); err != nil {
+			return fmt.Errorf("apex: %s: %w", c.key, err)
+		}
+	}
+	rew, disc, term := nd.Data[float64](t.rew), nd.Data[float64](t.disc), nd.Data[bool](t.term)
+	ret := nd.Data[float32](t.ret)
+	for k, v := range t.v {
+		if term[k] {
+			v = 0
+		}
+		ret[k] = float32(rew[k] + disc[k]*float64(v))
+	}
+	return b.Set(batch.KeyReturns, t.ret)
 }
 
 // publish sends d's weights as version v.
@@ -394,6 +398,7 @@ type actor[A int64 | float32] struct {
 	steps   *nstep[A]
 	act     []A
 	prios   []float64
+	targets targets
 	ver     uint64
 	weights *cluster.Follower
 }
@@ -550,7 +555,7 @@ func (a *actor[A]) flush() error {
 	if err != nil {
 		return err
 	}
-	if _, err := nstepReturns(a.d, b, nil, n); err != nil {
+	if err := a.targets.set(a.d, b, n); err != nil {
 		return err
 	}
 	a.prios = append(a.prios[:0], make([]float64, n)...)

@@ -41,7 +41,7 @@ func sampled(b *testing.B, k, obsDim int, act *nd.Array) *batch.Batch {
 }
 
 // BenchmarkLearnerUpdate measures one learner update as Run makes it on a
-// sampled minibatch: the n-step targets (nstepReturns), the update, its
+// sampled minibatch: the n-step targets (targets.set), the update, its
 // TD errors. dqn: DefaultConfig's CartPole learner on 64 transitions;
 // ddpg: DefaultDDPGConfig's Pendulum learner on 128, the benches' sizes.
 func BenchmarkLearnerUpdate(b *testing.B) {
@@ -55,12 +55,11 @@ func BenchmarkLearnerUpdate(b *testing.B) {
 	}
 	run := func(b *testing.B, a agent, bt *batch.Batch) {
 		n, _ := bt.Len()
-		var returns []float32
-		var err error
+		var tg targets
 		b.ReportAllocs()
 		b.ResetTimer()
 		for range b.N {
-			if returns, err = nstepReturns(a, bt, returns[:0], n); err != nil {
+			if err := tg.set(a, bt, n); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := a.Update(bt); err != nil {
