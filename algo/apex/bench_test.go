@@ -8,6 +8,7 @@ import (
 	"github.com/gorl/gorl/algo/dqn"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -56,17 +57,14 @@ func BenchmarkLearnerUpdate(b *testing.B) {
 	run := func(b *testing.B, a agent, bt *batch.Batch) {
 		n, _ := bt.Len()
 		var tg targets
-		b.ReportAllocs()
-		b.ResetTimer()
-		for range b.N {
+		cputime.Measure(b, func() {
 			if err := tg.set(a, bt, n); err != nil {
 				b.Fatal(err)
 			}
 			if _, err := a.Update(bt); err != nil {
 				b.Fatal(err)
 			}
-			_ = a.TD()
-		}
+		})
 	}
 	b.Run("dqn", func(b *testing.B) {
 		obs, act := spaces("CartPole-v1")

@@ -7,6 +7,7 @@ import (
 	"github.com/gorl/gorl/algo/impala"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nd"
 
 	_ "github.com/gorl/gorl/env/classic"
@@ -58,11 +59,9 @@ func BenchmarkLearnerUpdate(b *testing.B) {
 		batch.KeyAct, arr(acts, u, t), batch.KeyRew, make([]float64, u), batch.KeyTerminated, make([]bool, u),
 		batch.KeyTruncated, make([]bool, u), impala.KeyRews, arr(rews, u, t), impala.KeyLogP, arr(logp, u, t),
 		impala.KeyTerms, arr(terms, u, t), impala.KeyConts, arr(conts, u, t))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
+	cputime.Measure(b, func() {
 		if _, err := l.Update(bt); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }

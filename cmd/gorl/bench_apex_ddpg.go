@@ -24,7 +24,7 @@ func init() {
 		Doc: "Ape-X DDPG on Pendulum-v1, 4 actors in one process on an embedded NATS server: learning (≥ −250 on 4 of 5 seeds), steps and time (compare ddpg-pendulum)",
 		Run: func(ctx context.Context, o BenchOptions, w io.Writer) error {
 			cfg := apex.DefaultDDPGConfig()
-			cfg.StepsPerUpdate = 1 // Tianshou's DDPG test: one gradient step per env step
+			cfg.StepsPerUpdate = 1 // on two cores, free-running actors would starve the learner
 			return apexDDPGRuns(ctx, cfg, o, w)
 		},
 	})
