@@ -47,8 +47,9 @@ type GradConfig struct {
 	// dropped (A3C applies stale gradients, as Hogwild does).
 	MaxStale uint64 `json:"max_stale"`
 	// MaxWorkers bounds the workers whose push state the server keeps; a
-	// new worker beyond it replaces the one heard from least recently.
-	// Default DefaultMaxWorkers.
+	// new worker beyond it replaces the one heard from least recently,
+	// whose repeated last push would then be applied again. Default
+	// DefaultMaxWorkers.
 	MaxWorkers int `json:"max_workers"`
 }
 
