@@ -26,11 +26,19 @@
 // a callback reports; Read delivers a subject's stored messages in order.
 // The distributed buffers use it as the journal that makes adds durable.
 //
+// GradServer is the other direction, for A3C: workers push gradients
+// (GradPusher, chunked like the weights) to the parameter holder, which
+// applies each once with its optimizer and publishes the new weights as
+// the next version of its ParamServer.
+//
 // # Invariants
 //
 //   - Nothing listens on a non-loopback address unless Options.Host says so.
 //   - No call blocks forever: every request takes a context, and Node.Close
 //     drains the connection and stops the embedded server.
+//   - A pushed gradient is applied at most once: a pusher whose reply was
+//     lost sends the same request again and the server, which keeps each
+//     worker's last outcome, answers it without applying it twice.
 //   - Core NATS delivers at most once: a message published while nobody
 //     listens, or dropped by a slow consumer, is gone. The buffers built on
 //     it treat a missing reply as a missing member, never as data.

@@ -126,17 +126,9 @@ func (a *A2C) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]fl
 			rows := r.Rows(i, batchSize)
 			tp := &a.Tape
 			tp.Reset()
-			d, v, err := a.Net.DistValue(tp, r.ObsRows(tp, rows))
+			loss, actorLoss, vfLoss, ent, err := a.loss(tp, rows, ret, adv, act)
 			if err != nil {
 				return nil, err
-			}
-			logp := d.LogProb(tp.IndexSelect(act, 0, rows))
-			actorLoss := tp.Neg(tp.Mean(tp.Mul(logp, tp.IndexSelect(adv, 0, rows))))
-			vfLoss := tp.MSE(v, tp.IndexSelect(ret, 0, rows))
-			ent := tp.Mean(d.(entropic).Entropy())
-			loss := tp.Add(actorLoss, tp.MulScalar(vfLoss, float32(a.cfg.VFCoef)))
-			if a.cfg.EntCoef != 0 {
-				loss = tp.Sub(loss, tp.MulScalar(ent, float32(a.cfg.EntCoef)))
 			}
 			a.Opt.Step(tp, loss)
 			sum += float64(loss.Item())
@@ -149,4 +141,22 @@ func (a *A2C) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[string]fl
 	k := float64(steps)
 	a.stats["loss"], a.stats["actor_loss"], a.stats["vf_loss"], a.stats["entropy"] = sum/k, actorSum/k, vfSum/k, entSum/k
 	return a.stats, nil
+}
+
+// loss records L on tp for the rows of the loaded collection, with its
+// three terms: the actor's loss, the value loss and the mean entropy.
+func (a *A2C) loss(tp *tensor.Tape, rows []int, ret, adv, act *tensor.Tensor) (loss, actorLoss, vfLoss, ent *tensor.Tensor, err error) {
+	d, v, err := a.Net.DistValue(tp, a.Roll.ObsRows(tp, rows))
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	logp := d.LogProb(tp.IndexSelect(act, 0, rows))
+	actorLoss = tp.Neg(tp.Mean(tp.Mul(logp, tp.IndexSelect(adv, 0, rows))))
+	vfLoss = tp.MSE(v, tp.IndexSelect(ret, 0, rows))
+	ent = tp.Mean(d.(entropic).Entropy())
+	loss = tp.Add(actorLoss, tp.MulScalar(vfLoss, float32(a.cfg.VFCoef)))
+	if a.cfg.EntCoef != 0 {
+		loss = tp.Sub(loss, tp.MulScalar(ent, float32(a.cfg.EntCoef)))
+	}
+	return loss, actorLoss, vfLoss, ent, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
+	"github.com/gorl/gorl/policy"
 )
 
 // Progress is what the learner reports after each update.
@@ -63,6 +65,115 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 	if s.Transport == nil || s.MakeEnv == nil || s.After == nil {
 		return nil, fmt.Errorf("%w: Setup needs Transport, MakeEnv and After", ErrConfig)
 	}
+	st := loopSettings{
+		actors: cfg.Actors, bufferSize: cfg.BufferSize, batchSize: cfg.BatchSize,
+		learningStarts: cfg.LearningStarts, flushEvery: cfg.FlushEvery, publishEvery: cfg.PublishEvery,
+		syncEvery: cfg.SyncEvery, nstep: max(1, cfg.DQN.NStep), gamma: cfg.DQN.Gamma,
+		priorityAlpha: cfg.PriorityAlpha, priorityBeta: cfg.PriorityBeta, stepsPerUpdate: cfg.StepsPerUpdate,
+	}
+	c := core[int64]{st: st, s: common{Transport: s.Transport, Group: s.Group, MakeEnv: s.MakeEnv, Seed: s.Seed, ChunkSize: s.ChunkSize}}
+	c.newLearner = func(obs, act env.Space, rng *rand.Rand) (agent, error) {
+		d, err := dqn.New(cfg.DQN, obs, act, rng)
+		if err != nil {
+			return nil, err
+		}
+		return dqnAgent{d}, nil
+	}
+	c.newActor = func(i int, obs, act env.Space, rng *rand.Rand) (agent, actionReader[int64], error) {
+		dc := cfg.DQN
+		dc.EpsTrain = ActorEps(cfg.Eps, cfg.EpsAlpha, i, cfg.Actors)
+		dc.EpsDecaySteps = 0
+		dc.TargetUpdateFreq, dc.Tau = 0, 0 // priorities from the actor's one network
+		d, err := dqn.New(dc, obs, act, rng)
+		if err != nil {
+			return nil, nil, err
+		}
+		return dqnAgent{d}, discreteAction(), nil
+	}
+	c.after = func(a agent, p Progress) (bool, error) { return s.After(a.(dqnAgent).DQN, p) }
+	l, err := c.run(ctx)
+	if l == nil {
+		return nil, err
+	}
+	return l.(dqnAgent).DQN, err
+}
+
+// dqnAgent is a DQN as the Ape-X loop sees it: it publishes its online
+// network.
+type dqnAgent struct{ *dqn.DQN }
+
+func (d dqnAgent) Weights() nn.Params { return d.Policy().Params() }
+
+// discreteAction reads a discrete policy's action: the env gets it as a
+// 0-d int64 array, the transition stores the index.
+func discreteAction() actionReader[int64] {
+	envAct := nd.Zeros(nd.Int64)
+	return func(out *batch.Batch, store []int64) (any, error) {
+		a, err := out.Array(batch.KeyAct)
+		if err != nil {
+			return nil, err
+		}
+		act := nd.ToSlice[int64](a)[0]
+		store[0] = act
+		nd.Data[int64](envAct)[0] = act
+		return envAct, nil
+	}
+}
+
+// agent is what the Ape-X loop needs of an algorithm, the learner's and
+// each actor's: DQN's and DDPG's.
+type agent interface {
+	// Policy acts; the actors' explore.
+	Policy() policy.Policy
+	// Weights are the parameters the learner publishes and the actors
+	// load.
+	Weights() nn.Params
+	// NextValues stores the bootstrap values of the observations under
+	// "obs" of next.
+	NextValues(dst []float32, next *batch.Batch) error
+	// TDErrorsTo stores |G − Q(s, a)| of b's rows, b holding "returns".
+	TDErrorsTo(dst []float64, b *batch.Batch) error
+	// Update makes one learner step on a sampled batch with its
+	// importance weights; TD then returns the rows' TD errors.
+	Update(b *batch.Batch) (map[string]float64, error)
+	TD() []float64
+}
+
+// actionReader reads the action of row 0 of a policy's output: it writes
+// the values a transition stores into store and returns what the env's
+// Step takes, memory of the reader reused by its next call.
+type actionReader[A int64 | float32] func(out *batch.Batch, store []A) (any, error)
+
+// loopSettings are the settings the Ape-X loop shares between its
+// algorithms (see Config for each).
+type loopSettings struct {
+	actors, bufferSize, batchSize, learningStarts      int
+	flushEvery, publishEvery, syncEvery, nstep         int
+	gamma, priorityAlpha, priorityBeta, stepsPerUpdate float64
+}
+
+// common is the algorithm-free part of a Setup.
+type common struct {
+	Transport cluster.Transport
+	Group     string
+	MakeEnv   func(actor int) (env.Env, error)
+	Seed      uint64
+	ChunkSize int
+}
+
+// core is the Ape-X loop: actors of their own agents feed a distributed
+// prioritized buffer, one learner agent samples it and publishes its
+// weights. A is the element type of the stored actions.
+type core[A int64 | float32] struct {
+	st         loopSettings
+	s          common
+	newLearner func(obs, act env.Space, rng *rand.Rand) (agent, error)
+	newActor   func(i int, obs, act env.Space, rng *rand.Rand) (agent, actionReader[A], error)
+	after      func(agent, Progress) (bool, error)
+}
+
+func (c *core[A]) run(ctx context.Context) (agent, error) {
+	s := &c.s
 	if s.Group == "" {
 		s.Group = "apex"
 	}
@@ -77,7 +188,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 	probe.Close()
 
 	rng := rand.New(rand.NewPCG(s.Seed, 0x61706578))
-	learner, err := dqn.New(cfg.DQN, obsSpace, actSpace, rng)
+	learner, err := c.newLearner(obsSpace, actSpace, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +201,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 	if err := publish(params, learner, version); err != nil {
 		return nil, err
 	}
-	buf, err := distributed.NewPrioritized(s.Transport, distributed.Config{Group: s.Group, Member: "learner"}, nil, cfg.PriorityBeta)
+	buf, err := distributed.NewPrioritized(s.Transport, distributed.Config{Group: s.Group, Member: "learner"}, nil, c.st.priorityBeta)
 	if err != nil {
 		return nil, err
 	}
@@ -99,9 +210,9 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 	actCtx, stopActors := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	var stats runStats
-	actorErr := make(chan error, cfg.Actors)
-	for i := range cfg.Actors {
-		a, err := newActor(cfg, s, i, obsSpace, actSpace, rng.Uint64())
+	actorErr := make(chan error, c.st.actors)
+	for i := range c.st.actors {
+		a, err := c.newActorLoop(i, obsSpace, actSpace, rng.Uint64())
 		if err != nil {
 			stopActors()
 			wg.Wait()
@@ -121,7 +232,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 	}()
 
 	sampleRng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
-	var returns []float32
+	var tg targets
 	var prog Progress
 	for {
 		select {
@@ -131,11 +242,11 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 			return learner, err
 		default:
 		}
-		if buf.Len() < cfg.LearningStarts {
+		if buf.Len() < c.st.learningStarts {
 			time.Sleep(2 * time.Millisecond)
 			continue
 		}
-		smp, err := buf.Sample(ctx, cfg.BatchSize, sampleRng)
+		smp, err := buf.Sample(ctx, c.st.batchSize, sampleRng)
 		if err != nil {
 			if errors.Is(err, distributed.ErrDistributed) && ctx.Err() == nil {
 				continue // every shard went away for now; actors rejoin
@@ -147,7 +258,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 		if err != nil {
 			return learner, err
 		}
-		if returns, err = nstepReturns(learner, b, returns[:0], n); err != nil {
+		if err := tg.set(learner, b, n); err != nil {
 			return learner, err
 		}
 		st, err := learner.Update(b)
@@ -159,7 +270,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 		}
 		prog.Updates++
 		stats.updates.Add(1)
-		if prog.Updates%int64(cfg.PublishEvery) == 0 {
+		if prog.Updates%int64(c.st.publishEvery) == 0 {
 			version++
 			if err := publish(params, learner, version); err != nil {
 				return learner, err
@@ -168,70 +279,88 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 		prog.EnvSteps = stats.steps.Load()
 		prog.Episodes = stats.episodes.Load()
 		prog.LastReturn = stats.lastReturn()
-		prog.Loss = st["loss"]
+		prog.Loss = lossOf(st)
 		prog.Missing = smp.Missing
-		stop, err := s.After(learner, prog)
+		stop, err := c.after(learner, prog)
 		if err != nil || stop {
 			return learner, err
 		}
 	}
 }
 
-// nstepReturns stores in b under "returns" the targets of its n-step
-// transitions, rew + γᵏ·(1 − terminated)·V(obs_next), V the learner's
-// bootstrap value (NextValues).
-func nstepReturns(d *dqn.DQN, b *batch.Batch, dst []float32, n int) ([]float32, error) {
+// lossOf returns an update's "loss", or the sum of its "loss/…" terms.
+func lossOf(st map[string]float64) float64 {
+	if l, ok := st["loss"]; ok {
+		return l
+	}
+	sum := 0.0
+	for k, v := range st {
+		if strings.HasPrefix(k, "loss/") {
+			sum += v
+		}
+	}
+	return sum
+}
+
+// targets computes the targets of n-step transitions; its scratch is
+// reused from call to call, so that a learner's update allocates nothing
+// here once the batch size is fixed.
+type targets struct {
+	next           *batch.Batch // obs_next under "obs", NextValues's input
+	v              []float32
+	rew, disc, ret *nd.Array // float64, float64, float32 [n]
+	term           *nd.Array // bool [n]
+}
+
+// set stores in b under "returns" the targets of its n transitions,
+// rew + γᵏ·(1 − terminated)·V(obs_next), V the agent's bootstrap value
+// (NextValues). The returns are memory of t, overwritten by the next call.
+func (t *targets) set(d agent, b *batch.Batch, n int) error {
 	next, err := b.Array(batch.KeyObsNext)
 	if err != nil {
-		return dst, fmt.Errorf("apex: %w", err)
+		return fmt.Errorf("apex: %w", err)
 	}
-	dst = append(dst[:0], make([]float32, n)...)
-	if err := d.NextValues(dst, batch.MustNew(batch.KeyObs, next)); err != nil {
-		return dst, err
+	if t.next == nil {
+		t.next = &batch.Batch{}
 	}
-	rew, err := floats(b, batch.KeyRew)
-	if err != nil {
-		return dst, err
+	if err := t.next.Set(batch.KeyObs, next); err != nil {
+		return err
 	}
-	disc, err := floats(b, KeyDiscount)
-	if err != nil {
-		return dst, err
+	if len(t.v) != n {
+		t.v = make([]float32, n)
+		t.rew, t.disc = nd.Zeros(nd.Float64, n), nd.Zeros(nd.Float64, n)
+		t.ret, t.term = nd.Zeros(nd.Float32, n), nd.Zeros(nd.Bool, n)
 	}
-	term, err := b.Array(batch.KeyTerminated)
-	if err != nil {
-		return dst, fmt.Errorf("apex: %w", err)
+	if err := d.NextValues(t.v, t.next); err != nil {
+		return err
 	}
-	tb := nd.ToSlice[bool](term)
-	for k := range dst {
-		v := dst[k]
-		if tb[k] {
+	for _, c := range [...]struct {
+		key string
+		dst *nd.Array
+	}{{batch.KeyRew, t.rew}, {KeyDiscount, t.disc}, {batch.KeyTerminated, t.term}} {
+		a, err := b.Array(c.key)
+		if err != nil {
+			return fmt.Errorf("apex: %w", err)
+		}
+		if err := nd.CopyTo(c.dst, a); err != nil {
+			return fmt.Errorf("apex: %s: %w", c.key, err)
+		}
+	}
+	rew, disc, term := nd.Data[float64](t.rew), nd.Data[float64](t.disc), nd.Data[bool](t.term)
+	ret := nd.Data[float32](t.ret)
+	for k, v := range t.v {
+		if term[k] {
 			v = 0
 		}
-		dst[k] = float32(rew[k] + disc[k]*float64(v))
+		ret[k] = float32(rew[k] + disc[k]*float64(v))
 	}
-	ret, err := nd.FromSlice(dst, n)
-	if err != nil {
-		return dst, err
-	}
-	return dst, b.Set(batch.KeyReturns, ret)
+	return b.Set(batch.KeyReturns, t.ret)
 }
 
-func floats(b *batch.Batch, key string) ([]float64, error) {
-	a, err := b.Array(key)
-	if err != nil {
-		return nil, fmt.Errorf("apex: %w", err)
-	}
-	f, err := a.AsType(nd.Float64)
-	if err != nil {
-		return nil, fmt.Errorf("apex: %s: %w", key, err)
-	}
-	return nd.ToSlice[float64](f), nil
-}
-
-// publish sends d's online parameters as version v.
-func publish(p *cluster.ParamServer, d *dqn.DQN, v uint64) error {
+// publish sends d's weights as version v.
+func publish(p *cluster.ParamServer, d agent, v uint64) error {
 	var w bytes.Buffer
-	if err := nn.Save(&w, d.Policy().Params(), nil); err != nil {
+	if err := nn.Save(&w, d.Weights(), nil); err != nil {
 		return fmt.Errorf("apex: weights: %w", err)
 	}
 	return p.Publish(v, w.Bytes())
@@ -257,67 +386,68 @@ func (s *runStats) lastReturn() float64 {
 	return s.last
 }
 
-// actor explores with its own ε and network copy and feeds its shard.
-type actor struct {
-	cfg     Config
-	s       Setup
+// actor explores with its own agent and feeds its shard.
+type actor[A int64 | float32] struct {
+	st      loopSettings
+	s       common
 	i       int
 	e       env.Env
-	d       *dqn.DQN
+	d       agent
+	read    actionReader[A]
 	shard   *distributed.Prioritized
-	steps   *nstep
+	steps   *nstep[A]
+	act     []A
 	prios   []float64
+	targets targets
 	ver     uint64
 	weights *cluster.Follower
 }
 
-func newActor(cfg Config, s Setup, i int, obsSpace, actSpace env.Space, seed uint64) (*actor, error) {
-	e, err := s.MakeEnv(i)
+func (c *core[A]) newActorLoop(i int, obsSpace, actSpace env.Space, seed uint64) (*actor[A], error) {
+	box, ok := obsSpace.(*env.Box)
+	if !ok {
+		return nil, fmt.Errorf("%w: Ape-X needs a Box observation space, not %v", ErrConfig, obsSpace)
+	}
+	d, read, err := c.newActor(i, obsSpace, actSpace, rand.New(rand.NewPCG(seed, uint64(i))))
+	if err != nil {
+		return nil, err
+	}
+	var actShape []int
+	if ab, ok := actSpace.(*env.Box); ok {
+		actShape = ab.Shape()
+	}
+	e, err := c.s.MakeEnv(i)
 	if err != nil {
 		return nil, fmt.Errorf("apex: env of actor %d: %w", i, err)
 	}
-	dc := cfg.DQN
-	dc.EpsTrain = ActorEps(cfg.Eps, cfg.EpsAlpha, i, cfg.Actors)
-	dc.EpsDecaySteps = 0
-	dc.TargetUpdateFreq, dc.Tau = 0, 0 // priorities from the actor's one network
-	d, err := dqn.New(dc, obsSpace, actSpace, rand.New(rand.NewPCG(seed, uint64(i))))
+	local, err := buffer.NewPrioritized(buffer.Config{Size: c.st.bufferSize}, buffer.PriorityConfig{Alpha: c.st.priorityAlpha, Beta: c.st.priorityBeta})
 	if err != nil {
 		e.Close()
 		return nil, err
 	}
-	local, err := buffer.NewPrioritized(buffer.Config{Size: cfg.BufferSize}, buffer.PriorityConfig{Alpha: cfg.PriorityAlpha, Beta: cfg.PriorityBeta})
+	shard, err := distributed.NewPrioritized(c.s.Transport, distributed.Config{Group: c.s.Group, Member: fmt.Sprintf("actor-%d", i)}, local, c.st.priorityBeta)
 	if err != nil {
 		e.Close()
 		return nil, err
 	}
-	shard, err := distributed.NewPrioritized(s.Transport, distributed.Config{Group: s.Group, Member: fmt.Sprintf("actor-%d", i)}, local, cfg.PriorityBeta)
-	if err != nil {
-		e.Close()
-		return nil, err
-	}
-	box, ok := obsSpace.(*env.Box)
-	if !ok {
-		e.Close()
-		shard.Close()
-		return nil, fmt.Errorf("%w: Ape-X needs a Box observation space, not %v", ErrConfig, obsSpace)
-	}
-	return &actor{cfg: cfg, s: s, i: i, e: e, d: d, shard: shard, steps: newNStep(max(1, cfg.DQN.NStep), cfg.DQN.Gamma, box.Shape())}, nil
+	steps := newNStep[A](c.st.nstep, c.st.gamma, box.Shape(), actShape)
+	return &actor[A]{st: c.st, s: c.s, i: i, e: e, d: d, read: read, shard: shard, steps: steps, act: make([]A, steps.actSize)}, nil
 }
 
 // sync loads the newest weights if they are newer than the actor's.
-func (a *actor) sync() error {
+func (a *actor[A]) sync() error {
 	w := a.weights.Latest()
 	if w == nil || w.Version <= a.ver {
 		return nil
 	}
-	if _, err := nn.Load(bytes.NewReader(w.Blob), a.d.Policy().Params()); err != nil {
+	if _, err := nn.Load(bytes.NewReader(w.Blob), a.d.Weights()); err != nil {
 		return fmt.Errorf("weights version %d: %w", w.Version, err)
 	}
 	a.ver = w.Version
 	return nil
 }
 
-func (a *actor) run(ctx context.Context, stats *runStats) error {
+func (a *actor[A]) run(ctx context.Context, stats *runStats) error {
 	defer a.e.Close()
 	defer a.shard.Close()
 	fctx, stop := context.WithCancel(ctx)
@@ -344,7 +474,6 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 		return err
 	}
 	in := batch.MustNew(batch.KeyObs, obsArr)
-	actOut := nd.Zeros(nd.Int64) // the env action, a 0-d array
 	out := &batch.Batch{}
 	seed := env.SeedOf(a.s.Seed + uint64(a.i)*1_000_003)
 	obs, _, err := a.e.Reset(seed)
@@ -362,20 +491,18 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 		if err := pol.Act(out, in, nil, true); err != nil {
 			return err
 		}
-		actArr, err := out.Array(batch.KeyAct)
+		envAct, err := a.read(out, a.act)
 		if err != nil {
 			return err
 		}
-		act := nd.ToSlice[int64](actArr)[0]
-		nd.Data[int64](actOut)[0] = act
-		next, r, term, trunc, _, err := a.e.Step(actOut)
+		next, r, term, trunc, _, err := a.e.Step(envAct)
 		if err != nil {
 			return err
 		}
 		if err := readObs(nextBuf, next); err != nil {
 			return err
 		}
-		a.steps.push(obsBuf, act, r, nextBuf, term, trunc)
+		a.steps.push(obsBuf, a.act, r, nextBuf, term, trunc)
 		stats.steps.Add(1)
 		ret += r
 		if term || trunc {
@@ -390,12 +517,12 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 		} else {
 			copy(obsBuf, nextBuf)
 		}
-		if a.steps.pending() >= a.cfg.FlushEvery {
+		if a.steps.pending() >= a.st.flushEvery {
 			if err := a.flush(); err != nil {
 				return err
 			}
 		}
-		if step%a.cfg.SyncEvery == 0 {
+		if step%a.st.syncEvery == 0 {
 			if err := a.sync(); err != nil {
 				return err
 			}
@@ -408,18 +535,18 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 // ahead of the learner, with a slack of what the actors may hold back
 // unflushed (FlushEvery + NStep steps each), so that LearningStarts
 // transitions reach the shards before anything is held.
-func (a *actor) held(stats *runStats) bool {
-	if a.cfg.StepsPerUpdate <= 0 {
+func (a *actor[A]) held(stats *runStats) bool {
+	if a.st.stepsPerUpdate <= 0 {
 		return false
 	}
-	slack := a.cfg.LearningStarts + a.cfg.Actors*(a.cfg.FlushEvery+max(1, a.cfg.DQN.NStep))
+	slack := a.st.learningStarts + a.st.actors*(a.st.flushEvery+a.st.nstep)
 	ahead := float64(stats.steps.Load() - int64(slack))
-	return ahead > a.cfg.StepsPerUpdate*float64(stats.updates.Load())
+	return ahead > a.st.stepsPerUpdate*float64(stats.updates.Load())
 }
 
 // flush computes the pending transitions' priorities with the actor's
-// network and adds them to its shard.
-func (a *actor) flush() error {
+// agent and adds them to its shard.
+func (a *actor[A]) flush() error {
 	b, err := a.steps.take()
 	if err != nil {
 		return err
@@ -428,7 +555,7 @@ func (a *actor) flush() error {
 	if err != nil {
 		return err
 	}
-	if _, err := nstepReturns(a.d, b, nil, n); err != nil {
+	if err := a.targets.set(a.d, b, n); err != nil {
 		return err
 	}
 	a.prios = append(a.prios[:0], make([]float64, n)...)

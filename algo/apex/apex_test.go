@@ -44,17 +44,17 @@ func TestActorEps(t *testing.T) {
 // the truncated episode (rewards 10, 20) gives 10 + 10 = 20 with γ² and 20
 // with γ¹, both from its last observation.
 func TestNStep(t *testing.T) {
-	s := newNStep(3, 0.5, []int{1})
+	s := newNStep[int64](3, 0.5, []int{1}, nil)
 	o := func(x float32) []float32 { return []float32{x} }
-	s.push(o(0), 0, 1, o(1), false, false)
-	s.push(o(1), 1, 2, o(2), false, false)
+	s.push(o(0), []int64{0}, 1, o(1), false, false)
+	s.push(o(1), []int64{1}, 2, o(2), false, false)
 	if s.pending() != 0 {
 		t.Fatalf("%d transitions before the window is full", s.pending())
 	}
-	s.push(o(2), 0, 3, o(3), false, false)
-	s.push(o(3), 1, 4, o(4), true, false)
-	s.push(o(10), 0, 10, o(11), false, false)
-	s.push(o(11), 1, 20, o(12), false, true)
+	s.push(o(2), []int64{0}, 3, o(3), false, false)
+	s.push(o(3), []int64{1}, 4, o(4), true, false)
+	s.push(o(10), []int64{0}, 10, o(11), false, false)
+	s.push(o(11), []int64{1}, 20, o(12), false, true)
 	want := []struct {
 		obs, next float32
 		act       int64

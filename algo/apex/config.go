@@ -71,37 +71,56 @@ func DefaultConfig() Config {
 
 // Validate names the first invalid field.
 func (c Config) Validate() error {
-	bad := func(field string, v any, want string) error {
-		return fmt.Errorf("%w: %s = %v, want %s", ErrConfig, field, v, want)
-	}
 	switch {
 	case c.Actors < 1:
-		return bad("actors", c.Actors, "≥ 1")
+		return badField("actors", c.Actors, "≥ 1")
 	case !(c.Eps >= 0 && c.Eps <= 1):
-		return bad("eps", c.Eps, "in [0, 1]")
+		return badField("eps", c.Eps, "in [0, 1]")
 	case !(c.EpsAlpha >= 0) || math.IsInf(c.EpsAlpha, 0):
-		return bad("eps_alpha", c.EpsAlpha, "finite and ≥ 0")
-	case c.BufferSize < 1:
-		return bad("buffer_size", c.BufferSize, "≥ 1")
-	case !(c.PriorityAlpha > 0) || math.IsInf(c.PriorityAlpha, 0):
-		return bad("priority_alpha", c.PriorityAlpha, "finite and > 0")
-	case !(c.PriorityBeta >= 0) || math.IsInf(c.PriorityBeta, 0):
-		return bad("priority_beta", c.PriorityBeta, "finite and ≥ 0")
-	case c.BatchSize < 1:
-		return bad("batch_size", c.BatchSize, "≥ 1")
-	case c.LearningStarts < c.BatchSize:
-		return bad("learning_starts", c.LearningStarts, fmt.Sprintf("≥ batch_size (%d)", c.BatchSize))
-	case c.FlushEvery < 1:
-		return bad("flush_every", c.FlushEvery, "≥ 1")
-	case c.PublishEvery < 1:
-		return bad("publish_every", c.PublishEvery, "≥ 1")
-	case c.SyncEvery < 1:
-		return bad("sync_every", c.SyncEvery, "≥ 1")
-	case !(c.StepsPerUpdate >= 0) || math.IsInf(c.StepsPerUpdate, 0):
-		return bad("steps_per_update", c.StepsPerUpdate, "finite and ≥ 0")
+		return badField("eps_alpha", c.EpsAlpha, "finite and ≥ 0")
+	}
+	st := loopSettings{
+		actors: c.Actors, bufferSize: c.BufferSize, batchSize: c.BatchSize,
+		learningStarts: c.LearningStarts, flushEvery: c.FlushEvery, publishEvery: c.PublishEvery,
+		syncEvery: c.SyncEvery, priorityAlpha: c.PriorityAlpha, priorityBeta: c.PriorityBeta, stepsPerUpdate: c.StepsPerUpdate,
+	}
+	if err := st.validate(); err != nil {
+		return err
 	}
 	if err := c.DQN.Validate(); err != nil {
 		return fmt.Errorf("%w: dqn: %w", ErrConfig, err)
+	}
+	return nil
+}
+
+func badField(field string, v any, want string) error {
+	return fmt.Errorf("%w: %s = %v, want %s", ErrConfig, field, v, want)
+}
+
+// validate names the first invalid field of the settings Config and
+// DDPGConfig share.
+func (c loopSettings) validate() error {
+	switch {
+	case c.actors < 1:
+		return badField("actors", c.actors, "≥ 1")
+	case c.bufferSize < 1:
+		return badField("buffer_size", c.bufferSize, "≥ 1")
+	case !(c.priorityAlpha > 0) || math.IsInf(c.priorityAlpha, 0):
+		return badField("priority_alpha", c.priorityAlpha, "finite and > 0")
+	case !(c.priorityBeta >= 0) || math.IsInf(c.priorityBeta, 0):
+		return badField("priority_beta", c.priorityBeta, "finite and ≥ 0")
+	case c.batchSize < 1:
+		return badField("batch_size", c.batchSize, "≥ 1")
+	case c.learningStarts < c.batchSize:
+		return badField("learning_starts", c.learningStarts, fmt.Sprintf("≥ batch_size (%d)", c.batchSize))
+	case c.flushEvery < 1:
+		return badField("flush_every", c.flushEvery, "≥ 1")
+	case c.publishEvery < 1:
+		return badField("publish_every", c.publishEvery, "≥ 1")
+	case c.syncEvery < 1:
+		return badField("sync_every", c.syncEvery, "≥ 1")
+	case !(c.stepsPerUpdate >= 0) || math.IsInf(c.stepsPerUpdate, 0):
+		return badField("steps_per_update", c.stepsPerUpdate, "finite and ≥ 0")
 	}
 	return nil
 }

@@ -17,6 +17,13 @@
 // actors pick up the newest version every SyncEvery env steps without
 // waiting for it.
 //
+// RunDDPG is Ape-X DDPG (Machin's DDPGApex) on the same loop: actor i
+// explores with Gaussian noise of its own scale σᵢ = σ·spread^(½ − i/(N−1))
+// around DDPG's σ, computes initial priorities |G − Q(s, a)| with its copy
+// of the critic and the targets (the learner publishes all four networks),
+// and the learner is a ddpg.DDPG whose critic step weighs the squared TD
+// errors by the buffer's importance weights.
+//
 // # Invariants
 //
 //   - No actor waits on the learner and the learner waits on no actor
@@ -28,6 +35,10 @@
 //
 // # Decisions
 //
+//   - One loop serves both algorithms through a small agent interface
+//     (acting policy, published weights, bootstrap values, TD errors,
+//     update); the actions a transition stores are indices for DQN and
+//     raw actor outputs for DDPG, mapped into the env's Box only for Step.
 //   - Actors gather n-step returns themselves and send ready transitions
 //     (obs, act, n-step reward, obs_next, flags and the discount γᵏ), as in
 //     the paper: a shard holds no episodes, so the learner cannot look
