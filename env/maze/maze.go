@@ -26,10 +26,18 @@ const (
 	StepReward    = -0.01 // every other valid move
 )
 
+// PlainID is the id of the same maze with observations that do not show
+// the mask: the baseline of an agent that must learn the walls itself.
+const PlainID = "Maze-v0"
+
 func init() {
 	th := RewardThreshold
 	env.Register(ID, env.Spec{
 		New:             func() (env.Env, error) { return New(), nil },
+		MaxEpisodeSteps: MaxEpisodeSteps, RewardThreshold: &th,
+	})
+	env.Register(PlainID, env.Spec{
+		New:             func() (env.Env, error) { return NewPlain(), nil },
 		MaxEpisodeSteps: MaxEpisodeSteps, RewardThreshold: &th,
 	})
 }
@@ -148,4 +156,41 @@ func (e *Env) observe() {
 			e.mask[a] = 1
 		}
 	}
+}
+
+// Plain is the maze with the one-hot position alone as observation (no
+// action mask): the same episodes, for agents that do not see the mask.
+type Plain struct {
+	*Env
+	space env.Space
+}
+
+// NewPlain returns the maze without the mask in its observations.
+func NewPlain() *Plain {
+	e := New()
+	obs, _, _ := env.Unmasked(e.obsSpace)
+	return &Plain{Env: e, space: obs}
+}
+
+// ObservationSpace returns Box(0, 1, (25,)).
+func (p *Plain) ObservationSpace() env.Space { return p.space }
+
+// Reset is Env's, returning the position alone.
+func (p *Plain) Reset(seed env.Seed) (any, env.Info, error) {
+	_, info, err := p.Env.Reset(seed)
+	return p.position(), info, err
+}
+
+// Step is Env's, returning the position alone.
+func (p *Plain) Step(action any) (any, float64, bool, bool, env.Info, error) {
+	_, rew, term, trunc, info, err := p.Env.Step(action)
+	if err != nil {
+		return nil, 0, false, false, nil, err
+	}
+	return p.position(), rew, term, trunc, info, nil
+}
+
+func (p *Plain) position() any {
+	v, _ := p.obs.Get(batch.KeyObs)
+	return v
 }

@@ -18,6 +18,7 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	envtest.Check(t, e)
+	envtest.Check(t, maze.NewPlain())
 }
 
 func TestSpaces(t *testing.T) {
