@@ -29,6 +29,8 @@ type maskEnv struct {
 	emptyAt int
 	steps   int
 	counts  []int
+	info    env.Info // with the mask when it is in the info instead
+	plain   env.Space
 }
 
 func newMaskEnv(t *testing.T, allowed []int8, emptyAt int) *maskEnv {
@@ -50,14 +52,41 @@ func newMaskEnv(t *testing.T, allowed []int8, emptyAt int) *maskEnv {
 		mask: nd.Data[int8](m), allowed: allowed, emptyAt: emptyAt, counts: make([]int, len(allowed))}
 }
 
-func (e *maskEnv) ObservationSpace() env.Space { return e.space }
-func (e *maskEnv) ActionSpace() env.Space      { return e.act }
-func (e *maskEnv) Close() error                { return nil }
+func (e *maskEnv) ObservationSpace() env.Space {
+	if e.info != nil {
+		return e.plain
+	}
+	return e.space
+}
+func (e *maskEnv) ActionSpace() env.Space { return e.act }
+func (e *maskEnv) Close() error           { return nil }
+
+// inInfo moves the mask from the observation into the info.
+func (e *maskEnv) inInfo(t *testing.T) {
+	t.Helper()
+	box, err := env.NewBox(0.0, 1.0, []int{1}, nd.Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := e.obs.Get(env.KeyActionMask)
+	o, _ := e.obs.Get(batch.KeyObs)
+	e.space, e.info = nil, env.Info{env.KeyActionMask: m}
+	e.obs = batch.MustNew(batch.KeyObs, o)
+	e.plain = box
+}
+
+func (e *maskEnv) observation() any {
+	if e.info != nil {
+		v, _ := e.obs.Get(batch.KeyObs)
+		return v
+	}
+	return e.obs
+}
 
 func (e *maskEnv) Reset(env.Seed) (any, env.Info, error) {
 	e.steps = 0
 	copy(e.mask, e.allowed)
-	return e.obs, nil, nil
+	return e.observation(), e.info, nil
 }
 
 func (e *maskEnv) Step(a any) (any, float64, bool, bool, env.Info, error) {
@@ -70,16 +99,28 @@ func (e *maskEnv) Step(a any) (any, float64, bool, bool, env.Info, error) {
 	if e.emptyAt > 0 && e.steps >= e.emptyAt {
 		clear(e.mask)
 	}
-	return e.obs, 0, false, false, nil, nil
+	return e.observation(), 0, false, false, e.info, nil
 }
 
 // TestRandomMasked: the collector's random steps are uniform over the
-// allowed actions. 3 envs × 4,000 steps with the mask (1, 0, 1, 1, 0): the
-// counts are tested with chi-squared against 1/3 each (2 degrees of
-// freedom), and the forbidden actions are never sent.
+// allowed actions, with the mask in the observation or in the info. 3 envs
+// × 4,000 steps with the mask (1, 0, 1, 1, 0): the counts are tested with
+// chi-squared against 1/3 each (2 degrees of freedom), and the forbidden
+// actions are never sent.
 func TestRandomMasked(t *testing.T) {
+	for _, info := range []bool{false, true} {
+		t.Run(map[bool]string{false: "obs", true: "info"}[info], func(t *testing.T) { randomMasked(t, info) })
+	}
+}
+
+func randomMasked(t *testing.T, info bool) {
 	allowed := []int8{1, 0, 1, 1, 0}
 	envs := []*maskEnv{newMaskEnv(t, allowed, 0), newMaskEnv(t, allowed, 0), newMaskEnv(t, allowed, 0)}
+	if info {
+		for _, e := range envs {
+			e.inInfo(t)
+		}
+	}
 	c := maskCollector(t, envs)
 	if _, err := c.Collect(context.Background(), collector.Request{NStep: 12000, Random: true}); err != nil {
 		t.Fatal(err)
@@ -104,15 +145,22 @@ func TestRandomMasked(t *testing.T) {
 }
 
 // TestEmptyMask: a mask that allows no action is an error naming the env
-// and the step, for random and policy actions.
+// and the step, for random and policy actions, in the observation or the
+// info.
 func TestEmptyMask(t *testing.T) {
-	for _, random := range []bool{true, false} {
-		allowed := []int8{1, 1, 0}
-		envs := []*maskEnv{newMaskEnv(t, allowed, 0), newMaskEnv(t, allowed, 3)}
-		c := maskCollector(t, envs)
-		_, err := c.Collect(context.Background(), collector.Request{NStep: 20, Random: random})
-		if !errors.Is(err, env.ErrActionMask) || !strings.Contains(err.Error(), "env 1, step 3") {
-			t.Errorf("random %v: error %v; want ErrActionMask naming env 1, step 3", random, err)
+	for _, info := range []bool{false, true} {
+		for _, random := range []bool{true, false} {
+			allowed := []int8{1, 1, 0}
+			envs := []*maskEnv{newMaskEnv(t, allowed, 0), newMaskEnv(t, allowed, 3)}
+			if info {
+				envs[0].inInfo(t)
+				envs[1].inInfo(t)
+			}
+			c := maskCollector(t, envs)
+			_, err := c.Collect(context.Background(), collector.Request{NStep: 20, Random: random})
+			if !errors.Is(err, env.ErrActionMask) || !strings.Contains(err.Error(), "env 1, step 3") {
+				t.Errorf("info %v, random %v: error %v; want ErrActionMask naming env 1, step 3", info, random, err)
+			}
 		}
 	}
 }
