@@ -11,9 +11,12 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/collector"
+	"github.com/gorl/gorl/distribution"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/maze"
 	"github.com/gorl/gorl/env/vector"
+	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/tensor"
 )
 
 // run collects steps env steps of 4 masked mazes with a's policy (random
@@ -113,4 +116,20 @@ func TestMaskedPPONeverInvalid(t *testing.T) {
 		buf.Reset()
 		return err
 	})
+	// The learner's distribution (the one PPO's log-probabilities and
+	// entropy come from) is masked like the policy's.
+	obs, _, err := e.Reset(env.NoSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := batch.MustNew(batch.KeyObs, obs.(*batch.Batch).Index(nd.NewAxis()))
+	var tp tensor.Tape
+	d, err := p.Net.Dist(&tp, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// At the start only "right" (action 1) is allowed.
+	if pr := d.(*distribution.Categorical).Probs().Data(); pr[0] != 0 || pr[1] != 1 || pr[2] != 0 || pr[3] != 0 {
+		t.Errorf("PPO's distribution at the start: %v; want [0 1 0 0]", pr)
+	}
 }
