@@ -2,9 +2,9 @@ package policy_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -261,43 +261,50 @@ func TestArgMaxValid(t *testing.T) {
 }
 
 // BenchmarkActMasked acts for 1 env and 8 envs (the collector benchmark's
-// setting) on masked observations of MaskedMaze-v0's size (one-hot 25,
-// four actions) with an MLP 25→64→64→4: the Q policy ε-greedily, the Actor
-// by sampling a masked Categorical. Compare with BenchmarkAct for the cost
-// of masking.
+// setting) on observations of MaskedMaze-v0's size (one-hot 25, four
+// actions) with an MLP 25→64→64→4, with masks and without (the same
+// network on the observations alone): the Q policy ε-greedily, the Actor
+// by sampling a Categorical. The difference is the cost of masking.
 func BenchmarkActMasked(b *testing.B) {
 	space := algotest.Discrete(b, 4, 0)
 	obsSpace := maskedSpace(b, 25, 4)
+	plainSpace, _, _ := env.Unmasked(obsSpace)
 	for _, k := range []int{1, 8} {
-		rng := rand.New(rand.NewPCG(1, 2))
-		mlp, err := nn.NewMLP(nn.MLPConfig{In: 25, Hidden: []int{64, 64}, Out: 4}, rng)
-		if err != nil {
-			b.Fatal(err)
-		}
 		rows, masks := make([][]float32, k), make([][]int8, k)
 		for i := range rows {
 			rows[i] = make([]float32, 25)
 			rows[i][i] = 1
 			masks[i] = []int8{1, 0, 1, int8(i % 2)}
 		}
-		obs := maskedObs(b, rows, masks)
-		q, _ := policy.NewQ(policy.NewObsNet(mlp, obsSpace), space, rng)
-		q.SetEps(0.1, 0.05)
-		q.SetTrainingStep(true)
-		actor, _ := policy.NewActor(policy.NewObsNet(mlp, obsSpace), policy.CategoricalHead{}, space, rng, policy.ActorConfig{})
-		actor.SetTrainingStep(true)
-		for _, p := range []struct {
-			name string
-			p    policy.Policy
-		}{{"q", q}, {"actor", actor}} {
-			b.Run(algotest.BLASTag()+"/"+p.name+"/envs="+strconv.Itoa(k), func(b *testing.B) {
-				var out batch.Batch
-				cputime.Measure(b, func() {
-					if err := p.p.Act(&out, obs, nil, true); err != nil {
-						b.Fatal(err)
-					}
+		for _, masked := range []bool{true, false} {
+			rng := rand.New(rand.NewPCG(1, 2))
+			mlp, err := nn.NewMLP(nn.MLPConfig{In: 25, Hidden: []int{64, 64}, Out: 4}, rng)
+			if err != nil {
+				b.Fatal(err)
+			}
+			obs, os := maskedObs(b, rows, masks), obsSpace
+			if !masked {
+				obs, os = obsBatch(b, rows), plainSpace
+			}
+			q, _ := policy.NewQ(policy.NewObsNet(mlp, os), space, rng)
+			q.SetEps(0.1, 0.05)
+			q.SetTrainingStep(true)
+			actor, _ := policy.NewActor(policy.NewObsNet(mlp, os), policy.CategoricalHead{}, space, rng, policy.ActorConfig{})
+			actor.SetTrainingStep(true)
+			for _, p := range []struct {
+				name string
+				p    policy.Policy
+			}{{"q", q}, {"actor", actor}} {
+				name := fmt.Sprintf("%s/%s/masked=%v/envs=%d", algotest.BLASTag(), p.name, masked, k)
+				b.Run(name, func(b *testing.B) {
+					var out batch.Batch
+					cputime.Measure(b, func() {
+						if err := p.p.Act(&out, obs, nil, true); err != nil {
+							b.Fatal(err)
+						}
+					})
 				})
-			})
+			}
 		}
 	}
 }
