@@ -2,12 +2,14 @@ package maze_test
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/dqn"
 	"github.com/gorl/gorl/algo/ppo"
+	"github.com/gorl/gorl/algo/trpo"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/collector"
@@ -132,4 +134,26 @@ func TestMaskedPPONeverInvalid(t *testing.T) {
 	if pr := d.(*distribution.Categorical).Probs().Data(); pr[0] != 0 || pr[1] != 1 || pr[2] != 0 || pr[3] != 0 {
 		t.Errorf("PPO's distribution at the start: %v; want [0 1 0 0]", pr)
 	}
+}
+
+// TestMaskedTRPONeverInvalid: TRPO's natural gradient (its own softmax and
+// KL on the masked logits) keeps finite steps on the masked collections.
+func TestMaskedTRPONeverInvalid(t *testing.T) {
+	e := maze.New()
+	p, err := trpo.New(trpo.DefaultConfig(), e.ObservationSpace(), e.ActionSpace(), rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l algo.Learner
+	run(t, p, false, 3, 400, func(buf buffer.Buffer) error {
+		stats, err := l.StepAll(p, buf, 0, 1)
+		buf.Reset()
+		if err != nil {
+			return err
+		}
+		if kl := stats["kl"]; math.IsNaN(kl) || math.IsInf(kl, 0) || kl < 0 {
+			t.Errorf("TRPO's KL %v; want a finite value ≥ 0", kl)
+		}
+		return nil
+	})
 }
