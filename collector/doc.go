@@ -35,6 +35,12 @@
 // inverse). Exploration reaches the policy as Act's explore argument, set by
 // Config.Explore.
 //
+// With a Discrete action space, action masks (env.ActionMask: a masked
+// observation's "action_mask", or the info's) are checked before every
+// action: a mask that allows nothing is an error naming the env and the
+// step of its episode, and random actions are drawn uniformly among the
+// allowed ones.
+//
 // What is stored, per transition:
 //
 //   - obs and obs_next: the observation acted on and the one the step

@@ -53,6 +53,8 @@ type engine struct {
 	infoIn   *infoTable
 	infoStep *infoTable
 	infoRows []env.Info
+	disc     *env.Discrete  // the action space if Discrete, for action masks
+	mask     env.ActionMask // masks of the observations acted on
 	ins      []*slots       // ins[k]: the policy's input for k envs
 	outs     []*batch.Batch // outs[k]: the policy's dst for k envs
 	trans    []*slots       // trans[k]: the transitions of k envs
@@ -83,6 +85,7 @@ func newEngine(cfg Config) (*engine, error) {
 	for i := 0; i < n; i++ {
 		e.all = append(e.all, i)
 	}
+	e.disc, _ = e.actSpace.(*env.Discrete)
 	if m, ok := cfg.Policy.(ActionMapper); ok {
 		e.mapper = m
 	}
@@ -200,9 +203,21 @@ func (e *engine) act(ids []int, random bool) (action, error) {
 		return a, fmt.Errorf("collector: %w", err)
 	}
 	a.obs = obs
+	in := e.ins[k]
+	if in == nil {
+		in = newSlots(inKeys)
+		e.ins[k] = in
+	}
+	in.set(0, obs)
 	if random {
 		send := e.envAct.prefix(k)
-		e.actSpace.SampleTo(send, e.rng)
+		masked, err := e.sampleMasked(send, in, ids)
+		if err != nil {
+			return a, err
+		}
+		if !masked {
+			e.actSpace.SampleTo(send, e.rng)
+		}
 		a.stored, a.send, a.pdata = send, send, e.reserved
 		if e.mapper != nil {
 			stored := e.unmapped.prefix(k).(*nd.Array)
@@ -221,13 +236,10 @@ func (e *engine) act(ids []int, random bool) (action, error) {
 	if err != nil {
 		return a, fmt.Errorf("collector: %w", err)
 	}
-	in := e.ins[k]
-	if in == nil {
-		in = newSlots(inKeys)
-		e.ins[k] = in
-	}
-	in.set(0, obs)
 	in.set(1, info)
+	if _, err := e.readMask(in, ids); err != nil {
+		return a, err
+	}
 	var state any
 	if e.hidden != nil {
 		if state, err = rowsOf(e.hidden, e.hidRows, ids); err != nil {
@@ -274,6 +286,62 @@ func (e *engine) act(ids []int, random bool) (action, error) {
 	}
 	a.pdata = e.policyData(k, pd, st)
 	return a, nil
+}
+
+// readMask returns the action masks (env.ActionMask) of the envs ids in
+// their policy input in, nil without masks or for an action space that is
+// not Discrete. It returns an error wrapping env.ErrActionMask for a mask
+// that does not fit and for one that allows no action, naming the env and
+// the step of its episode.
+func (e *engine) readMask(in *slots, ids []int) ([]float32, error) {
+	if e.disc == nil {
+		return nil, nil
+	}
+	n := int(e.disc.N())
+	m, err := e.mask.Read(in.b, len(ids), n)
+	if err != nil || m == nil {
+		if err != nil {
+			return nil, fmt.Errorf("collector: %w", err)
+		}
+		return nil, nil
+	}
+	d := nd.Data[float32](m)
+	if r := env.EmptyMaskRow(d, n); r >= 0 {
+		return nil, fmt.Errorf("collector: env %d, step %d of its episode: %w: the mask allows no action", ids[r], e.epLen[ids[r]], env.ErrActionMask)
+	}
+	return d, nil
+}
+
+// sampleMasked writes into send, for the envs ids whose policy input in
+// holds their observations, random actions drawn uniformly among those
+// their action masks allow, and reports whether there were masks (else it
+// writes nothing). Masks in the envs' infos are read too.
+func (e *engine) sampleMasked(send any, in *slots, ids []int) (bool, error) {
+	if e.disc == nil {
+		return false, nil
+	}
+	in.set(1, e.reserved)
+	if _, ok := e.infos[ids[0]][env.KeyActionMask]; ok {
+		infos := e.infoRows[:len(ids)]
+		for j, id := range ids {
+			infos[j] = e.infos[id]
+		}
+		info, err := e.infoIn.fill(infos, ids)
+		if err != nil {
+			return false, fmt.Errorf("collector: %w", err)
+		}
+		in.set(1, info)
+	}
+	m, err := e.readMask(in, ids)
+	if err != nil || m == nil {
+		return false, err
+	}
+	n, start := int(e.disc.N()), e.disc.Start()
+	acts := nd.Data[int64](send.(*nd.Array))
+	for j := range acts {
+		acts[j] = start + int64(env.SampleValid(m[j*n:(j+1)*n], e.rng))
+	}
+	return true, nil
 }
 
 func must(err error) {

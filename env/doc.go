@@ -40,6 +40,12 @@
 // [NewAtariPreprocessing], so that an Atari-like env (a Gymnasium game
 // through the bridge) gets observations [4, 84, 84] for nn.NatureCNN.
 //
+// An env that forbids some actions of a Discrete(n) space returns masked
+// observations ([NewMasked]: a Dict of "obs" and "action_mask", int8
+// MultiBinary(n), 1 = allowed, as PettingZoo and Tianshou do), or puts the
+// mask in its Info under [KeyActionMask]; [ActionMask] reads masks for the
+// collector and the policies, and [Unmasked] recognizes masked spaces.
+//
 // # Invariants
 //
 //   - An episode starts with a successful Reset and ends with the first Step

@@ -70,6 +70,11 @@ type ActorConfig struct {
 //
 // Learners compute the distribution of a training batch with Dist, on their
 // own tape, so that gradients flow to the network.
+//
+// For a Discrete space, observations with action masks (see Mask) set the
+// logits of forbidden actions to −Inf, in Act and in Dist: those actions
+// are never sampled, get no gradient, and the entropy covers the allowed
+// ones only.
 type Actor struct {
 	net   Network
 	head  Head
@@ -89,6 +94,8 @@ type Actor struct {
 
 	learnCaller nn.Caller
 	learnDist   distribution.Distribution
+	mask        Mask // for Act
+	learnMask   Mask // for Dist
 }
 
 // NewActor returns an Actor acting with net and head in space (a
@@ -164,6 +171,11 @@ func (p *Actor) Dist(tp *tensor.Tape, obs *batch.Batch) (distribution.Distributi
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrObs, err)
 	}
+	if p.disc != nil {
+		if out, err = p.learnMask.Logits(tp, out, obs); err != nil {
+			return nil, err
+		}
+	}
 	if err := p.head.Set(p.learnDist, tp, out); err != nil {
 		return nil, err
 	}
@@ -185,6 +197,11 @@ func (p *Actor) Act(dst, obs *batch.Batch, state any, explore bool) error {
 	out, err := p.caller.Call(&p.tp, p.net, obs)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrObs, err)
+	}
+	if p.disc != nil {
+		if out, err = p.mask.Logits(&p.tp, out, obs); err != nil {
+			return err
+		}
 	}
 	if err := p.head.Set(p.dist, &p.tp, out); err != nil {
 		return err

@@ -37,6 +37,13 @@
 // observation batch ([Network]; [ObsNet] wraps a Layer that takes "obs"),
 // so Dict observations reach networks that name their keys.
 //
+// Action masks (env.NewMasked, or "action_mask" in the info) restrict Q
+// and Actor over a Discrete space to the allowed actions: [Mask] reads
+// them and sets forbidden logits to −∞, [ArgMaxValid] picks the best
+// allowed Q-value, and exploration draws uniformly among allowed actions.
+// [NewObsNet] gives the network of a masked space the real observation
+// alone ([MaskedObsNet] reads "obs.obs").
+//
 // # Invariants
 //
 //   - The training-step flag (SetTrainingStep, Tianshou's

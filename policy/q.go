@@ -24,6 +24,10 @@ type Network interface {
 // while the training-step flag is on, εTest while it is off (Tianshou's
 // eps_training and eps_inference). Algorithms change ε on a schedule with
 // SetEps.
+//
+// Observations with action masks (see Mask) restrict both: the greedy
+// action is the best allowed one and a random action is uniform over the
+// allowed ones.
 type Q struct {
 	net      Network
 	space    *env.Discrete
@@ -36,6 +40,7 @@ type Q struct {
 	tp     tensor.Tape
 	caller nn.Caller
 	argmax []int
+	mask   Mask
 	ps     nn.Params
 }
 
@@ -87,12 +92,13 @@ func (p *Q) Eps() (train, test float64) { return p.epsTrain, p.epsTest }
 
 // Act writes under "act" the int64 actions [k] of largest Q-value for the k
 // observations in obs (ties: the first), and with explore replaces each by a
-// uniformly random action with probability ε. It writes nothing else and
-// ignores state. It does not allocate when dst, obs and their arrays are
-// those of the previous call.
+// uniformly random action with probability ε; with action masks in obs both
+// choose among the allowed actions only. It writes nothing else and ignores
+// state. It does not allocate when dst, obs and their arrays are those of
+// the previous call.
 //
-// Act returns an error wrapping ErrObs if the network cannot take obs, and
-// ErrConfig if its output is not [k, n].
+// Act returns an error wrapping ErrObs if the network cannot take obs or a
+// mask is unusable (Mask.Read), and ErrConfig if its output is not [k, n].
 func (p *Q) Act(dst, obs *batch.Batch, state any, explore bool) error {
 	p.tp.Reset()
 	q, err := p.caller.Call(&p.tp, p.net, obs)
@@ -103,11 +109,22 @@ func (p *Q) Act(dst, obs *batch.Batch, state any, explore bool) error {
 		return fmt.Errorf("%w: Q-values of shape %v for %d actions", ErrConfig, q.Shape(), p.n)
 	}
 	k := q.Dim(0)
+	mask, err := p.mask.Read(obs, k, p.n)
+	if err != nil {
+		return err
+	}
 	a := DiscreteActTo(dst, k)
-	p.argmax = tensor.ArgMaxTo(growInts(p.argmax, k), q, 1)
 	start := p.space.Start()
-	for i, j := range p.argmax {
-		a[i] = start + int64(j)
+	if mask != nil {
+		qv := q.Data()
+		for i := range a {
+			a[i] = start + int64(ArgMaxValid(qv[i*p.n:(i+1)*p.n], mask[i*p.n:(i+1)*p.n]))
+		}
+	} else {
+		p.argmax = tensor.ArgMaxTo(growInts(p.argmax, k), q, 1)
+		for i, j := range p.argmax {
+			a[i] = start + int64(j)
+		}
 	}
 	if explore {
 		eps := p.epsTest
@@ -116,7 +133,11 @@ func (p *Q) Act(dst, obs *batch.Batch, state any, explore bool) error {
 		}
 		if eps > 0 {
 			for i := range a {
-				if p.rng.Float64() < eps {
+				switch {
+				case p.rng.Float64() >= eps:
+				case mask != nil:
+					a[i] = start + int64(env.SampleValid(mask[i*p.n:(i+1)*p.n], p.rng))
+				default:
 					a[i] = start + p.rng.Int64N(int64(p.n))
 				}
 			}

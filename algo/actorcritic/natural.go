@@ -8,6 +8,7 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
@@ -109,6 +110,9 @@ type Natural struct {
 	w             *tensor.Tensor // M J v / k (fwd), read by jtw's backward
 	jtw           *tensor.Tensor // Σ out ⊙ w on Tape: its backward is Jᵀw
 	probs         []float64      // softmax of out0 (Categorical)
+	mask          env.ActionMask // action masks of the minibatch
+	allowed       []float32      // their values, nil without masks
+	obsKey        string         // the trunk's input: "obs", or "obs.obs" for a masked space
 	sigma0        []float64      // σ before the step (Normal)
 
 	g, x, r, p, fp, theta0 []float64
@@ -150,12 +154,17 @@ func (n *Natural) Init(cfg NaturalConfig, st NaturalStep, net *Net, act env.Spac
 	default:
 		return fmt.Errorf("%w: the natural gradient needs a Categorical or Normal head, not %T", ErrConfig, h)
 	}
-	ob, ok := net.trunk.(policy.ObsNet)
-	if !ok {
-		return fmt.Errorf("%w: the natural gradient needs a policy.ObsNet trunk, not %T", ErrConfig, net.trunk)
+	var trunk nn.Layer
+	switch ob := net.trunk.(type) {
+	case policy.ObsNet:
+		trunk, n.obsKey = ob.Layer, batch.KeyObs
+	case policy.MaskedObsNet:
+		trunk, n.obsKey = ob.Layer, ob.Inputs()[0]
+	default:
+		return fmt.Errorf("%w: the natural gradient needs a policy.ObsNet or policy.MaskedObsNet trunk, not %T", ErrConfig, net.trunk)
 	}
 	n.layers = n.layers[:0]
-	for _, l := range []nn.Layer{ob.Layer, net.actor} {
+	for _, l := range []nn.Layer{trunk, net.actor} {
 		if n.layers, err = flatLayers(n.layers, l); err != nil {
 			return err
 		}
@@ -416,7 +425,7 @@ func (n *Natural) lineSearch(obs *batch.Batch, rows []int, loss, s float64) (kl,
 // forward-mode passes, and the output in out0 (with its softmax in probs
 // for a Categorical).
 func (n *Natural) linearize(obs *batch.Batch) error {
-	v, ok := obs.Get(batch.KeyObs)
+	v, ok := obs.Get(n.obsKey)
 	x, _ := v.(*tensor.Tensor)
 	if !ok || x == nil || x.NDim() != 2 {
 		return fmt.Errorf("%w: the natural gradient needs observations of one axis", ErrConfig)
@@ -453,8 +462,16 @@ func (n *Natural) linearize(obs *batch.Batch) error {
 	n.out0 = x
 	if n.logStd == nil {
 		a := x.Dim(1)
+		m, err := n.mask.Read(obs, x.Dim(0), a)
+		if err != nil {
+			return fmt.Errorf("actorcritic: %w", err)
+		}
+		n.allowed = nil
+		if m != nil {
+			n.allowed = nd.Data[float32](m)
+		}
 		n.probs = grow(n.probs, x.Len())
-		softmaxTo(n.probs, x.Data(), a)
+		softmaxTo(n.probs, x.Data(), n.allowed, a)
 	}
 	return nil
 }
@@ -586,7 +603,11 @@ func (n *Natural) evaluate(obs *batch.Batch, rows []int) (kl, loss float64, err 
 		var lp, d float64
 		if n.logStd == nil {
 			z1, p0 := o1[i*a:(i+1)*a], n.probs[i*a:(i+1)*a]
-			lse := logSumExp(z1)
+			var allowed []float32
+			if n.allowed != nil {
+				allowed = n.allowed[i*a : (i+1)*a]
+			}
+			lse := logSumExp(z1, allowed)
 			for j := range a {
 				if p0[j] > 0 {
 					d += p0[j] * (math.Log(p0[j]) - (float64(z1[j]) - lse))
@@ -670,24 +691,39 @@ func grow(s []float64, n int) []float64 {
 	return s[:n]
 }
 
-func logSumExp(z []float32) float64 {
-	m := float64(z[0])
-	for _, v := range z[1:] {
-		m = math.Max(m, float64(v))
+// logSumExp returns log Σ exp z over the values allowed allows (all of
+// them when allowed is nil).
+func logSumExp(z, allowed []float32) float64 {
+	m := math.Inf(-1)
+	for j, v := range z {
+		if allowed == nil || allowed[j] != 0 {
+			m = math.Max(m, float64(v))
+		}
 	}
 	var s float64
-	for _, v := range z {
-		s += math.Exp(float64(v) - m)
+	for j, v := range z {
+		if allowed == nil || allowed[j] != 0 {
+			s += math.Exp(float64(v) - m)
+		}
 	}
 	return m + math.Log(s)
 }
 
-// softmaxTo writes the softmax of each row of a values of z into dst.
-func softmaxTo(dst []float64, z []float32, a int) {
+// softmaxTo writes the softmax of each row of a values of z into dst, over
+// the values the row of allowed (the action masks, nil for none) allows;
+// the others get 0, as the masked Categorical gives them.
+func softmaxTo(dst []float64, z, allowed []float32, a int) {
 	for i := 0; i < len(z); i += a {
-		lse := logSumExp(z[i : i+a])
+		var row []float32
+		if allowed != nil {
+			row = allowed[i : i+a]
+		}
+		lse := logSumExp(z[i:i+a], row)
 		for j := range a {
-			dst[i+j] = math.Exp(float64(z[i+j]) - lse)
+			dst[i+j] = 0
+			if row == nil || row[j] != 0 {
+				dst[i+j] = math.Exp(float64(z[i+j]) - lse)
+			}
 		}
 	}
 }

@@ -36,11 +36,14 @@ type Net struct {
 
 	caller nn.Caller
 	dist   distribution.Distribution
+	mask   policy.Mask // applied to the logits of a Discrete action space
+	masked bool        // whether act is Discrete
 	ps     nn.Params
 }
 
 // NewNet builds the networks cfg describes for a Box observation space of
-// one axis and a Discrete action space (a Categorical head over the logits)
+// one axis (or a masked observation space of one, env.NewMasked, whose
+// networks read only the real observation) and a Discrete action space (a Categorical head over the logits)
 // or a Box action space of one axis (a NormalHead over the mean), with a
 // critic when critic is set. Weights are drawn from rng.
 //
@@ -50,7 +53,7 @@ func NewNet(cfg NetConfig, obs, act env.Space, critic bool, rng *rand.Rand) (*Ne
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	box, ok := obs.(*env.Box)
+	box, ok := policy.NetSpace(obs).(*env.Box)
 	if !ok || len(box.Shape()) != 1 {
 		return nil, fmt.Errorf("%w: the MLP needs a Box observation space of one axis, not %v", ErrConfig, obs)
 	}
@@ -86,7 +89,7 @@ func NewNet(cfg NetConfig, obs, act env.Space, critic bool, rng *rand.Rand) (*Ne
 		if err != nil {
 			return nil, err
 		}
-		trunk = policy.ObsNet{Layer: body}
+		trunk = policy.NewObsNet(body, obs)
 		h := cfg.Hidden[len(cfg.Hidden)-1]
 		actor = nn.Identity
 		if sde == nil {
@@ -96,7 +99,7 @@ func NewNet(cfg NetConfig, obs, act env.Space, critic bool, rng *rand.Rand) (*Ne
 			crit = nn.NewLinear(h, 1, rng)
 		}
 	} else {
-		trunk = policy.ObsNet{Layer: nn.Identity}
+		trunk = policy.NewObsNet(nn.Identity, obs)
 		a, err := mlp(out)
 		if err != nil {
 			return nil, err
@@ -175,6 +178,7 @@ func NewNetFrom(trunk policy.Network, actor, critic nn.Layer, head policy.Head, 
 		return nil, err
 	}
 	n := &Net{trunk: trunk, actor: actor, critic: critic, head: head, out: out}
+	_, n.masked = act.(*env.Discrete)
 	n.ps = n.ActorParams()
 	if critic != nil {
 		n.ps = append(n.ps, critic.Params().Prefixed("critic")...)
@@ -234,8 +238,10 @@ func (a actorNet) Call(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
 
 // Dist records on tp the action distribution for the observations in obs
 // (the inputs the trunk names, looked up as nn.Caller does), so that
-// gradients flow to the trunk, the actor and the head. The distribution is
-// memory of the Net, reset by the next call of Dist or DistValue.
+// gradients flow to the trunk, the actor and the head. For a Discrete
+// action space, the action masks of obs (policy.Mask) forbid actions as the
+// policy does when acting. The distribution is memory of the Net, reset by
+// the next call of Dist or DistValue.
 //
 // Dist returns an error for observations the trunk cannot take, an actor
 // output that does not fit the action space (wrapping ErrConfig), and the
@@ -245,7 +251,7 @@ func (n *Net) Dist(tp *tensor.Tape, obs *batch.Batch) (distribution.Distribution
 	if err != nil {
 		return nil, err
 	}
-	return n.setDist(tp, f)
+	return n.setDist(tp, f, obs)
 }
 
 // Value records on tp the critic's values [k] of the k observations in obs.
@@ -271,7 +277,7 @@ func (n *Net) DistValue(tp *tensor.Tape, obs *batch.Batch) (distribution.Distrib
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := n.setDist(tp, f)
+	d, err := n.setDist(tp, f, obs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -289,10 +295,16 @@ func (n *Net) features(tp *tensor.Tape, obs *batch.Batch) (*tensor.Tensor, error
 	return f, nil
 }
 
-func (n *Net) setDist(tp *tensor.Tape, f *tensor.Tensor) (distribution.Distribution, error) {
+func (n *Net) setDist(tp *tensor.Tape, f *tensor.Tensor, obs *batch.Batch) (distribution.Distribution, error) {
 	out := n.actor.Forward(tp, f)
 	if out.NDim() != 2 || out.Dim(0) != f.Dim(0) || out.Dim(1) != n.out {
 		return nil, fmt.Errorf("%w: actor output of shape %v for %d observations; want [%d %d]", ErrConfig, out.Shape(), f.Dim(0), f.Dim(0), n.out)
+	}
+	if n.masked {
+		var err error
+		if out, err = n.mask.Logits(tp, out, obs); err != nil {
+			return nil, fmt.Errorf("actorcritic: action mask: %w", err)
+		}
 	}
 	if n.dist == nil {
 		n.dist = n.head.New()

@@ -47,6 +47,7 @@ type DQN struct {
 	returns  algo.QReturns
 	acts     algo.DiscreteActions
 	nextAct  []int
+	nextMask env.ActionMask // action masks of obs_next
 	retT, wT *tensor.Tensor
 	retN, wN *nd.Array // retT's and wT's memory as arrays
 	actIdx   []int
@@ -178,7 +179,9 @@ func (d *DQN) Schedule(envSteps int64) {
 // Preprocess computes the n-step returns of the sampled transitions
 // (algo.QReturns), with target values from the target network (the online
 // network without one; with Double, of the action the online network
-// chooses), and stores them in b under "returns" (float32 [B]).
+// chooses), and stores them in b under "returns" (float32 [B]). When the
+// next observations carry action masks (env.ActionMask), the maximum and
+// Double's choice range over their allowed actions only.
 //
 // It returns an error if the networks cannot take the stored observations or
 // if b holds no obs_next for the windows' last steps.
@@ -211,6 +214,14 @@ func (d *DQN) targets(tq []float32, next *batch.Batch) error {
 		}
 	}
 	v := values.Data()
+	mask, err := d.nextMask.Read(next, n, d.nAct)
+	if err != nil {
+		return fmt.Errorf("dqn: obs_next: %w", err)
+	}
+	if mask != nil {
+		d.maskedTargets(tq, v, online, nd.Data[float32](mask))
+		return nil
+	}
 	if d.target != nil && d.cfg.Double {
 		d.nextAct = tensor.ArgMaxTo(slices.Grow(d.nextAct[:0], n)[:n], online, 1)
 		for k, a := range d.nextAct {
@@ -229,6 +240,25 @@ func (d *DQN) targets(tq []float32, next *batch.Batch) error {
 		tq[k] = m
 	}
 	return nil
+}
+
+// maskedTargets is targets for next observations with action masks m: the
+// maximum (or with Double the online network's choice) over the allowed
+// actions only, and 0 for an observation that allows none (the last of an
+// episode, whose value a terminated step does not use).
+func (d *DQN) maskedTargets(tq, v []float32, online *tensor.Tensor, m []float32) {
+	choose := v
+	if d.target != nil && d.cfg.Double {
+		choose = online.Data()
+	}
+	for k := range tq {
+		row := k * d.nAct
+		a := policy.ArgMaxValid(choose[row:row+d.nAct], m[row:row+d.nAct])
+		tq[k] = 0
+		if a >= 0 {
+			tq[k] = v[row+a]
+		}
+	}
 }
 
 // NextValues stores in dst the bootstrap values of the len(dst) next

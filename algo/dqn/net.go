@@ -10,9 +10,11 @@ import (
 )
 
 // buildNet returns the Q network cfg describes for observations of space
-// and n actions, initialized from rng.
+// and n actions, initialized from rng. For a masked observation space the
+// network reads the real observations only (policy.NewObsNet).
 func buildNet(cfg Config, space env.Space, n int, rng *rand.Rand) (policy.Network, error) {
-	box, ok := space.(*env.Box)
+	obsNet := func(l nn.Layer) policy.Network { return policy.NewObsNet(l, space) }
+	box, ok := policy.NetSpace(space).(*env.Box)
 	if !ok {
 		return nil, fmt.Errorf("%w: the Q network needs a Box observation space, not %v", ErrConfig, space)
 	}
@@ -23,14 +25,14 @@ func buildNet(cfg Config, space env.Space, n int, rng *rand.Rand) (policy.Networ
 			return nil, fmt.Errorf("%w: the Nature CNN needs observations [channels, 84, 84], not %v", ErrConfig, shape)
 		}
 		if cfg.Dueling == nil {
-			return policy.ObsNet{Layer: nn.NewNatureCNN(shape[0], n, rng)}, nil
+			return obsNet(nn.NewNatureCNN(shape[0], n, rng)), nil
 		}
 		trunk := nn.NewNatureCNN(shape[0], 0, rng)
 		head, err := dueling(cfg.Dueling, 512, n, rng)
 		if err != nil {
 			return nil, err
 		}
-		return policy.ObsNet{Layer: nn.Sequential{trunk, head}}, nil
+		return obsNet(nn.Sequential{trunk, head}), nil
 	}
 	var convs nn.Sequential
 	if len(cfg.Conv) > 0 {
@@ -49,9 +51,9 @@ func buildNet(cfg Config, space env.Space, n int, rng *rand.Rand) (policy.Networ
 			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
 		if convs != nil {
-			return policy.ObsNet{Layer: append(convs, mlp)}, nil
+			return obsNet(append(convs, mlp)), nil
 		}
-		return policy.ObsNet{Layer: mlp}, nil
+		return obsNet(mlp), nil
 	}
 	trunk, err := nn.NewMLP(nn.MLPConfig{In: shape[0], Hidden: cfg.Hidden}, rng)
 	if err != nil {
@@ -61,7 +63,7 @@ func buildNet(cfg Config, space env.Space, n int, rng *rand.Rand) (policy.Networ
 	if err != nil {
 		return nil, err
 	}
-	return policy.ObsNet{Layer: append(convs, trunk, head)}, nil
+	return obsNet(append(convs, trunk, head)), nil
 }
 
 // dueling returns a dueling head from in features to n Q-values.
