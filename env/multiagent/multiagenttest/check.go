@@ -397,4 +397,3 @@ func equalValues(a, b any) bool {
 	}
 	return a == nil && b == nil
 }
-
