@@ -28,9 +28,9 @@ type Dispatcher struct {
 
 // slot is one agent's policy and the reused batches it acts through.
 type slot struct {
-	pol Actor
-	in  *batch.Batch // "obs": the observation with a batch axis of 1
-	row any          // where an observation goes: a view of in's only row (*nd.Array), or the stacked Batch itself
+	pol    Actor
+	in     *batch.Batch // "obs": the observation with a batch axis of 1
+	row    any          // where an observation goes: a view of in's only row (*nd.Array), or the stacked Batch itself
 	out    batch.Batch
 	actArr *nd.Array // the "act" array of out the view was made from
 	act    *nd.Array // a view of its only row
