@@ -14,7 +14,7 @@ import (
 // fixedQ returns the same Q-values for every observation.
 type fixedQ struct{ q []float32 }
 
-func (f fixedQ) Inputs() []string { return []string{"obs.obs"} }
+func (f fixedQ) Inputs() []string  { return []string{"obs.obs"} }
 func (f fixedQ) Params() nn.Params { return nil }
 func (f fixedQ) Call(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
 	k := in[0].Dim(0)
