@@ -44,7 +44,7 @@ func newBuffer(t *testing.T) *buffer.Replay {
 	return b
 }
 
-// cellOf returns the planes of cell k (row k mod 3, column k div 3) in a
+// planesAt returns the planes of cell k (row k mod 3, column k div 3) in a
 // tic-tac-toe observation [3, 3, 2] stored at row i of a sampled batch.
 func planesAt(t *testing.T, b *batch.Batch, key string, i, k int) (own, theirs int8) {
 	t.Helper()
@@ -222,5 +222,50 @@ func TestDispatcherErrors(t *testing.T) {
 	}
 	if _, err := d.Act("z", nd.Zeros(nd.Float32, 2), false); err == nil {
 		t.Error("Act of an unknown agent: no error")
+	}
+}
+
+// BenchmarkDispatcherAct is one masked greedy move of a Q network on a
+// tic-tac-toe board, the step of every collected turn.
+func BenchmarkDispatcherAct(b *testing.B) {
+	net, err := marl.NewQNet(18, []int{128, 128}, 9, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := marl.NewMaskedQ(net, 9, rand.New(rand.NewPCG(2, 2)))
+	d, err := marl.NewDispatcher([]string{"player_1", "player_2"}, map[string]marl.Actor{"player_1": q, "player_2": q})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := tictactoe.New()
+	if err := e.Reset(env.NoSeed); err != nil {
+		b.Fatal(err)
+	}
+	obs := e.Observe("player_1")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.Act("player_1", obs, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAECGame is one game of random players, both recorded.
+func BenchmarkAECGame(b *testing.B) {
+	r := &marl.Random{N: 9, Rng: rand.New(rand.NewPCG(1, 1))}
+	d, err := marl.NewDispatcher([]string{"player_1", "player_2"}, map[string]marl.Actor{"player_1": r, "player_2": r})
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf, err := buffer.New(buffer.Config{Size: 10_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := marl.NewAECCollector(tictactoe.New(), d, map[string]marl.Store{"player_1": buf, "player_2": buf}, env.SeedOf(1))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Collect(1, true); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package marl
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -51,6 +52,12 @@ type SelfPlayConfig struct {
 	PoolSize int `json:"pool_size"`
 	// OpponentEps is the ε of the past copies, in [0, 1]. 0: greedy.
 	OpponentEps float64 `json:"opponent_eps"`
+	// TestEvery is the number of games between tests of the greedy
+	// learner against the random player, TestGames games from each seat;
+	// the copy with the best mean test return (wins − losses) is kept as
+	// Best, as Tianshou's trainers keep their best policy. 0: no tests.
+	TestEvery int `json:"test_every"`
+	TestGames int `json:"test_games"`
 }
 
 // DefaultSelfPlayConfig returns the tic-tac-toe settings: an MLP 18→128→
@@ -58,7 +65,8 @@ type SelfPlayConfig struct {
 // Q-learning, Adam with lr 1e-3, ε from 1 to 0.05 over 30,000 moves, 20,000
 // games with one gradient step of 64 moves per move, half the games against
 // the random player and half against one of the last 5 copies of the
-// learner, taken every 500 games, which play with ε 0.1.
+// learner, taken every 500 games, which play with ε 0.1; a test of 200
+// games from each seat every 500 games keeps the best copy.
 func DefaultSelfPlayConfig() SelfPlayConfig {
 	c := dqn.DefaultConfig()
 	c.Hidden = nil
@@ -68,6 +76,7 @@ func DefaultSelfPlayConfig() SelfPlayConfig {
 	return SelfPlayConfig{
 		DQN: c, Hidden: []int{128, 128}, Games: 20_000, BufferSize: 50_000, BatchSize: 64,
 		UpdatesPerMove: 1, RandomShare: 0.5, SnapshotEvery: 500, PoolSize: 5, OpponentEps: 0.1,
+		TestEvery: 500, TestGames: 200,
 	}
 }
 
@@ -91,6 +100,8 @@ func (c SelfPlayConfig) Validate() error {
 		return fmt.Errorf("%w: random_share %v, opponent_eps %v outside [0, 1]", ErrConfig, c.RandomShare, c.OpponentEps)
 	case c.SnapshotEvery < 1 || c.PoolSize < 1:
 		return fmt.Errorf("%w: snapshot_every %d, pool_size %d", ErrConfig, c.SnapshotEvery, c.PoolSize)
+	case c.TestEvery < 0 || (c.TestEvery > 0 && c.TestGames < 1):
+		return fmt.Errorf("%w: test_every %d, test_games %d", ErrConfig, c.TestEvery, c.TestGames)
 	}
 	return nil
 }
@@ -111,6 +122,9 @@ type SelfPlay struct {
 	learner *MaskedQ
 	random  *Random
 	pool    []*MaskedQ
+	best    *MaskedQ // the best tested copy, nil before the first test
+	bestNet *QNet
+	bestRet float64
 	buf     *buffer.Replay
 	bufs    map[string]Store
 	coll    *AECCollector
@@ -194,6 +208,49 @@ func NewSelfPlay(cfg SelfPlayConfig, e multiagent.AEC, rng *rand.Rand) (*SelfPla
 // Learner returns the learner's policy (greedy unless told to explore).
 func (s *SelfPlay) Learner() *MaskedQ { return s.learner }
 
+// Best returns the greedy policy of the copy of the learner with the best
+// test return so far, and that return; the learner itself and NaN before
+// the first test.
+func (s *SelfPlay) Best() (*MaskedQ, float64) {
+	if s.best == nil {
+		return s.learner, math.NaN()
+	}
+	return s.best, s.bestRet
+}
+
+// BestNetwork returns the Q network of Best.
+func (s *SelfPlay) BestNetwork() *QNet {
+	if s.bestNet == nil {
+		return s.Network()
+	}
+	return s.bestNet
+}
+
+// test plays the greedy learner against the random player from each seat
+// and keeps a copy if its mean return is the best so far.
+func (s *SelfPlay) test() error {
+	ret := 0.0
+	for _, seat := range s.agents {
+		r, err := Evaluate(s.env, seat, s.learner, s.random, s.cfg.TestGames, s.rng.Uint64())
+		if err != nil {
+			return err
+		}
+		ret += (r.WinRate() - r.LossRate()) / float64(len(s.agents))
+	}
+	if s.best != nil && ret <= s.bestRet {
+		return nil
+	}
+	if s.bestNet == nil {
+		net, err := NewQNet(s.in, s.cfg.Hidden, s.n, s.rng)
+		if err != nil {
+			return err
+		}
+		s.bestNet, s.best = net, NewMaskedQ(net, s.n, rand.New(rand.NewPCG(s.rng.Uint64(), s.rng.Uint64())))
+	}
+	s.bestRet = ret
+	return nn.Copy(s.bestNet.Params(), s.dqn.Network().Params())
+}
+
 // Network returns the learner's Q network.
 func (s *SelfPlay) Network() *QNet { return s.dqn.Network().(*QNet) }
 
@@ -224,6 +281,9 @@ type Progress struct {
 	Loss float64
 	// Eps is the learner's current ε.
 	Eps float64
+	// BestReturn is the best test return so far (NaN before the first
+	// test).
+	BestReturn float64
 }
 
 // Train plays games training games (see SelfPlay), calling report, if not
@@ -277,8 +337,14 @@ func (s *SelfPlay) Train(ctx context.Context, games int, report func(Progress)) 
 				return err
 			}
 		}
+		if s.cfg.TestEvery > 0 && s.games%int64(s.cfg.TestEvery) == 0 {
+			if err := s.test(); err != nil {
+				return err
+			}
+		}
 		if report != nil {
-			report(Progress{Games: s.games, Moves: s.moves, Updates: s.updates, Loss: s.lastLoss, Eps: eps})
+			_, best := s.Best()
+			report(Progress{Games: s.games, Moves: s.moves, Updates: s.updates, Loss: s.lastLoss, Eps: eps, BestReturn: best})
 		}
 	}
 	return nil

@@ -16,6 +16,7 @@ func smallConfig() marl.SelfPlayConfig {
 	c := marl.DefaultSelfPlayConfig()
 	c.Hidden, c.Games, c.BatchSize, c.SnapshotEvery, c.PoolSize = []int{16}, 40, 8, 10, 2
 	c.DQN.EpsDecaySteps = 50
+	c.TestEvery, c.TestGames = 20, 5
 	return c
 }
 

@@ -84,17 +84,15 @@ func trainSelfPlay(ctx context.Context, algoName, envID string, seed uint64, log
 		if quiet {
 			continue
 		}
-		res, err := versusRandom(run.Env, sp.Learner(), e.PossibleAgents()[0], 200, run.Seed+uint64(done))
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "games %d: %d moves, %d updates, loss %.4f, ε %.3f; against random as %s (200 games): win %.3f, loss %.3f; %v\n",
-			last.Games, last.Moves, last.Updates, last.Loss, last.Eps, e.PossibleAgents()[0], res.WinRate(), res.LossRate(), time.Since(start).Round(time.Second))
+		fmt.Fprintf(stderr, "games %d: %d moves, %d updates, loss %.4f, ε %.3f; best test return against the random player %.3f; %v\n",
+			last.Games, last.Moves, last.Updates, last.Loss, last.Eps, last.BestReturn, time.Since(start).Round(time.Second))
 	}
-	fmt.Fprintf(stdout, "trained in %v; %d games against the random player from each seat (greedy learner):\n", time.Since(start).Round(time.Second), run.EvalGames)
+	best, ret := sp.Best()
+	fmt.Fprintf(stdout, "trained in %v; the copy with the best test return (%.3f), %d games against the random player from each seat:\n",
+		time.Since(start).Round(time.Second), ret, run.EvalGames)
 	results := map[string]marl.Result{}
 	for i, seat := range e.PossibleAgents() {
-		r, err := versusRandom(run.Env, sp.Learner(), seat, run.EvalGames, run.Seed^0xe7a1+uint64(i))
+		r, err := versusRandom(run.Env, best, seat, run.EvalGames, run.Seed^0xe7a1+uint64(i))
 		if err != nil {
 			return err
 		}
@@ -106,7 +104,7 @@ func trainSelfPlay(ctx context.Context, algoName, envID string, seed uint64, log
 		if err != nil {
 			return err
 		}
-		if err := nn.Save(f, sp.Network().Params(), map[string]string{"env": run.Env, "algo": "dqn-selfplay"}); err != nil {
+		if err := nn.Save(f, sp.BestNetwork().Params(), map[string]string{"env": run.Env, "algo": "dqn-selfplay"}); err != nil {
 			f.Close()
 			return err
 		}
