@@ -58,6 +58,10 @@ type SelfPlayConfig struct {
 	// Best, as Tianshou's trainers keep their best policy. 0: no tests.
 	TestEvery int `json:"test_every"`
 	TestGames int `json:"test_games"`
+	// Augment stores each of the learner's moves once per symmetry of the
+	// game (the env must implement Symmetric): eight moves of tic-tac-toe
+	// per move played. Default false.
+	Augment bool `json:"augment"`
 }
 
 // DefaultSelfPlayConfig returns the tic-tac-toe settings: an MLP 18→128→
@@ -127,6 +131,7 @@ type SelfPlay struct {
 	bestRet float64
 	buf     *buffer.Replay
 	bufs    map[string]Store
+	store   Store // the learner's buffer, augmented with Augment
 	coll    *AECCollector
 	disp    *Dispatcher
 	rng     *rand.Rand
@@ -197,7 +202,15 @@ func NewSelfPlay(cfg SelfPlayConfig, e multiagent.AEC, rng *rand.Rand) (*SelfPla
 	if s.buf, err = buffer.New(buffer.Config{Size: cfg.BufferSize}); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	s.bufs = map[string]Store{}
+	s.bufs, s.store = map[string]Store{}, s.buf
+	if cfg.Augment {
+		sym, ok := e.(Symmetric)
+		if !ok {
+			return nil, fmt.Errorf("%w: augment: %T has no symmetries", ErrConfig, e)
+		}
+		o, a := sym.Symmetries()
+		s.store = augmented{Store: s.buf, obs: o, act: a}
+	}
 	if s.disp, err = NewDispatcher(agents, map[string]Actor{agents[0]: s.learner, agents[1]: s.random}); err != nil {
 		return nil, err
 	}
@@ -312,7 +325,7 @@ func (s *SelfPlay) Train(ctx context.Context, games int, report func(Progress)) 
 			return err
 		}
 		clear(s.bufs)
-		s.bufs[learnerID] = counted{s.buf, &s.stored}
+		s.bufs[learnerID] = counted{s.store, &s.stored}
 		eps := algo.Anneal(s.cfg.DQN.EpsTrain, s.cfg.DQN.EpsTrainFinal, s.moves, s.cfg.DQN.EpsDecaySteps)
 		if err := s.learner.SetEps(eps); err != nil {
 			return err

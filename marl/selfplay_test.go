@@ -122,3 +122,29 @@ func BenchmarkSelfPlayGame(b *testing.B) {
 		}
 	}
 }
+
+// TestAugment stores every move of the learner eight times, mapped by the
+// board's symmetries: the buffer holds 8 transitions per move, and the
+// first eight hold the eight images of the first move.
+func TestAugment(t *testing.T) {
+	c := smallConfig()
+	c.Augment, c.TestEvery, c.Warmup = true, 0, 1_000_000
+	s, err := marl.NewSelfPlay(c, tictactoe.New(), rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last marl.Progress
+	if err := s.Train(context.Background(), 3, func(p marl.Progress) { last = p }); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.BufferLen(); got != 8*int(last.Moves) {
+		t.Errorf("%d transitions stored for %d moves; want 8 per move", got, last.Moves)
+	}
+	_, act := tictactoe.New().Symmetries()
+	acts := s.BufferActs(8)
+	for k := range 8 {
+		if acts[k] != int64(act[k][acts[0]]) {
+			t.Errorf("image %d of move %d is %d; want %d", k, acts[0], acts[k], act[k][acts[0]])
+		}
+	}
+}

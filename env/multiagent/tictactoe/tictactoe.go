@@ -270,3 +270,35 @@ func b2i(b bool) int8 {
 	}
 	return 0
 }
+
+// Symmetries returns the board's eight symmetries (rotations and
+// reflections) as permutations: for symmetry s, action k maps to
+// act[s][k], and element i of the flattened "obs" (and of "action_mask",
+// which is act) to obs[s][i]. The first is the identity. Learners use them
+// to augment their data.
+func (e *Env) Symmetries() (obs, act [][]int) {
+	// A cell (row r, column c) maps to one of the eight images of the
+	// square [0, 2]².
+	maps := []func(r, c int) (int, int){
+		func(r, c int) (int, int) { return r, c },
+		func(r, c int) (int, int) { return c, 2 - r },
+		func(r, c int) (int, int) { return 2 - r, 2 - c },
+		func(r, c int) (int, int) { return 2 - c, r },
+		func(r, c int) (int, int) { return r, 2 - c },
+		func(r, c int) (int, int) { return 2 - r, c },
+		func(r, c int) (int, int) { return c, r },
+		func(r, c int) (int, int) { return 2 - c, 2 - r },
+	}
+	for _, m := range maps {
+		a, o := make([]int, 9), make([]int, 18)
+		for k := range 9 {
+			r, c := m(k%3, k/3)
+			a[k] = c*3 + r
+			for p := range 2 {
+				o[(k%3*3+k/3)*2+p] = (r*3+c)*2 + p
+			}
+		}
+		act, obs = append(act, a), append(obs, o)
+	}
+	return obs, act
+}

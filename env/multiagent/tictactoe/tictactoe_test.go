@@ -2,6 +2,7 @@ package tictactoe_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/gorl/gorl/env"
@@ -140,5 +141,39 @@ func TestStepBeforeReset(t *testing.T) {
 	e := tictactoe.New()
 	if err := e.Step(nd.MustNew(int64(0))); !errors.Is(err, env.ErrNeedReset) {
 		t.Errorf("Step before Reset: %v", err)
+	}
+}
+
+// TestSymmetries: each symmetry maps the board of a game to the board of
+// the game played with the mapped moves, seen by both players, and the
+// eight are distinct.
+func TestSymmetries(t *testing.T) {
+	e := tictactoe.New()
+	obsPerm, actPerm := e.Symmetries()
+	if len(obsPerm) != 8 || len(actPerm) != 8 {
+		t.Fatalf("%d and %d symmetries; want 8", len(obsPerm), len(actPerm))
+	}
+	moves := []int64{0, 4, 5}
+	seen := map[string]bool{}
+	for s := range 8 {
+		mapped := make([]int64, len(moves))
+		for i, m := range moves {
+			mapped[i] = int64(actPerm[s][m])
+		}
+		a, b := play(t, moves...), play(t, mapped...)
+		for _, agent := range a.PossibleAgents() {
+			oa, _ := a.Observe(agent).(interface{ Get(string) (any, bool) }).Get("obs")
+			ob, _ := b.Observe(agent).(interface{ Get(string) (any, bool) }).Get("obs")
+			pa, pb := nd.Data[int8](oa.(*nd.Array)), nd.Data[int8](ob.(*nd.Array))
+			for i, j := range obsPerm[s] {
+				if pa[i] != pb[j] {
+					t.Fatalf("symmetry %d, %s: obs[%d] = %d but the mapped game has obs[%d] = %d", s, agent, i, pa[i], j, pb[j])
+				}
+			}
+		}
+		seen[fmt.Sprint(actPerm[s])] = true
+	}
+	if len(seen) != 8 {
+		t.Errorf("%d distinct symmetries; want 8", len(seen))
 	}
 }
