@@ -33,7 +33,7 @@ func init() {
 func tttRuns(ctx context.Context, o BenchOptions, w io.Writer) error {
 	cfg := marl.DefaultSelfPlayConfig()
 	fmt.Fprintf(w, "Self-play DQN on %s: %d games, %.0f%% against the random player and the rest against the last %d copies of the learner;\n"+
-		"then %d games against the random player from each seat by the greedy copy with the best test return (200 games a seat every 500 games). Bar: win ≥ %.2f and loss ≤ %.2f from both seats.\n\n",
+		"then %d games against the random player from each seat by the greedy copy with the best test return (500 games a seat every 500 games). Bar: win ≥ %.2f and loss ≤ %.2f from both seats.\n\n",
 		tictactoe.ID, cfg.Games, 100*cfg.RandomShare, cfg.PoolSize, tttGames, tttWin, tttMaxLoss)
 	tb := newTable(w, "seed", "as player_1: win / draw / loss", "as player_2: win / draw / loss", "train time", "bar")
 	met := 0
