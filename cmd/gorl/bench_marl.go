@@ -37,6 +37,7 @@ func tttRuns(ctx context.Context, o BenchOptions, w io.Writer) error {
 		tictactoe.ID, cfg.Games, 100*cfg.RandomShare, cfg.PoolSize, tttGames, tttWin, tttMaxLoss)
 	tb := newTable(w, "seed", "as player_1: win / draw / loss", "as player_2: win / draw / loss", "train time", "bar")
 	met := 0
+	var seatMet [2]int
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
 		start := time.Now()
@@ -56,7 +57,11 @@ func tttRuns(ctx context.Context, o BenchOptions, w io.Writer) error {
 			if err != nil {
 				return err
 			}
-			ok = ok && r.WinRate() >= tttWin && r.LossRate() <= tttMaxLoss
+			seatOK := r.WinRate() >= tttWin && r.LossRate() <= tttMaxLoss
+			if seatOK {
+				seatMet[j]++
+			}
+			ok = ok && seatOK
 			cells = append(cells, fmt.Sprintf("%.3f / %.3f / %.3f", r.WinRate(), r.DrawRate(), r.LossRate()))
 		}
 		if ok {
@@ -77,7 +82,8 @@ func tttRuns(ctx context.Context, o BenchOptions, w io.Writer) error {
 	tb.Row("random player", cells[0], cells[1], "", "")
 	tb.Flush()
 	need := (4*o.Seeds + 4) / 5
-	fmt.Fprintf(w, "\nbar met on %d of %d seeds (need %d)\n", met, o.Seeds, need)
+	fmt.Fprintf(w, "\nbar met from both seats on %d of %d seeds (need %d); as player_1 on %d, as player_2 on %d\n",
+		met, o.Seeds, need, seatMet[0], seatMet[1])
 	if met < need {
 		return fmt.Errorf("%w: tic-tac-toe bar met on %d of %d seeds", errNotLearned, met, o.Seeds)
 	}
