@@ -60,17 +60,18 @@ type SelfPlayConfig struct {
 	TestGames int `json:"test_games"`
 	// Augment stores each of the learner's moves once per symmetry of the
 	// game (the env must implement Symmetric): eight moves of tic-tac-toe
-	// per move played. Default false.
+	// per move played.
 	Augment bool `json:"augment"`
 }
 
 // DefaultSelfPlayConfig returns the tic-tac-toe settings: an MLP 18→128→
 // 128→9, γ 0.9, a target network copied every 500 steps, double
 // Q-learning, Adam with lr 3e-4, ε from 1 to 0.05 over 30,000 moves, 20,000
-// games with one gradient step of 64 moves per move, 80% of the games
-// against the random player and the rest against one of the last 5 copies
-// of the learner, taken every 500 games, which play with ε 0.1; a test of
-// 500 games from each seat every 500 games keeps the best copy.
+// games with one gradient step of 64 moves per move, each move stored with
+// its symmetric images in a buffer of 200,000, 80% of the games against the
+// random player and the rest against one of the last 5 copies of the
+// learner, taken every 500 games, which play with ε 0.1; a test of 500
+// games from each seat every 500 games keeps the best copy.
 func DefaultSelfPlayConfig() SelfPlayConfig {
 	c := dqn.DefaultConfig()
 	c.Hidden = nil
@@ -79,7 +80,7 @@ func DefaultSelfPlayConfig() SelfPlayConfig {
 	c.EpsTrain, c.EpsTrainFinal, c.EpsDecaySteps, c.EpsTest = 1, 0.05, 30_000, 0
 	c.Optim.LR = 3e-4
 	return SelfPlayConfig{
-		DQN: c, Hidden: []int{128, 128}, Games: 20_000, BufferSize: 50_000, BatchSize: 64,
+		DQN: c, Hidden: []int{128, 128}, Games: 20_000, BufferSize: 200_000, BatchSize: 64, Augment: true,
 		UpdatesPerMove: 1, RandomShare: 0.8, SnapshotEvery: 500, PoolSize: 5, OpponentEps: 0.1,
 		TestEvery: 500, TestGames: 500,
 	}
