@@ -45,6 +45,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	quiet := fs.Bool("quiet", false, "no progress line")
 	dash := fs.Bool("dashboard", false, "serve the dashboard of the run and those beside it on "+dashboardAddr+" (or a free port) while it trains")
 	noPlot := fs.Bool("no-plot", false, "do not draw the learning curve into the run directory's "+curveFile+" when the run ends")
+	selfplay := fs.Bool("selfplay", false, "train dqn by self-play on a two-player multi-agent env (TicTacToe-v0) against the random player and past copies of itself; --set paths are those of its config.json")
 	verbose := fs.Bool("verbose", false, "print the stack of an env's panic to the standard error too (it is always written to the run's "+errorLogFile+")")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -54,6 +55,9 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if *selfplay {
+		return trainSelfPlay(ctx, *algoName, *envID, *seed, *logdir, sets, *quiet, stdout, stderr)
+	}
 
 	var file []byte
 	if *resume {
