@@ -254,11 +254,20 @@ func (c *Core) Check(z *tensor.Tensor, k, m int) error {
 // network and keeps rows as the transitions' priorities. It returns the
 // statistics map, "loss" set.
 func (c *Core) Step(tp *tensor.Tape, rows, w *tensor.Tensor) map[string]float64 {
+	return c.StepWith(tp, rows, w, nil)
+}
+
+// StepWith is Step with extra, a scalar recorded on tp (nil: none), added
+// to the loss: a regularizer such as discrete CQL's conservative penalty.
+func (c *Core) StepWith(tp *tensor.Tape, rows, w, extra *tensor.Tensor) map[string]float64 {
 	loss := rows
 	if w != nil {
 		loss = tp.Mul(w, rows)
 	}
 	loss = tp.Mean(loss)
+	if extra != nil {
+		loss = tp.Add(loss, extra)
+	}
 	c.opt.ZeroGrad()
 	tp.Backward(loss)
 	if c.cfg.MaxGradNorm > 0 {
