@@ -11,9 +11,9 @@
 // weight. The update cycle (algo.Learner, or the trainer's offline loop
 // over a buffer):
 //
-//   - Preprocess: QR-DQN's n-step distributional targets Gⱼ = Σₖ₍ₘ γᵏrₜ₊ₖ
-//     + γᵐZ′(sₜ₊ₘ)ⱼₐ′, a′ the online network's greedy action (double
-//     Q-learning).
+//   - Preprocess: QR-DQN's n-step distributional targets, Gⱼ = Σₖ₍ₘ
+//     γᵏrₜ₊ₖ plus γᵐZ′(sₜ₊ₘ)ⱼₐ′, a′ the online network's greedy action
+//     (double Q-learning).
 //   - Update: one Adam step on QR-DQN's quantile Huber loss + w·(mean log
 //     Σₐ′ exp Q(s, a′) − mean Q(s, a)), Q the quantiles' means and w =
 //     MinQWeight (algo.ConservativePenalty, through qrdqn.Regularizer);
