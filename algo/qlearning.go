@@ -2,6 +2,7 @@ package algo
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -318,4 +319,62 @@ func (r *Returns) Read(b *batch.Batch, n, width int) (*tensor.Tensor, error) {
 		return nil, fmt.Errorf("returns: %w", err)
 	}
 	return r.t, nil
+}
+
+// QSettings are the settings the offline Q-learning algorithms (BCQ, CRR)
+// share with DQN: discounting, returns, the target networks, Adam and
+// clipping. Their Configs embed it, so its JSON fields sit beside their
+// own.
+type QSettings struct {
+	// Gamma is the discount factor γ in [0, 1].
+	Gamma float64 `json:"gamma"`
+	// NStep is the number of steps of the returns, at least 1.
+	NStep int `json:"n_step"`
+	// TargetUpdateFreq, when positive, copies the networks into their
+	// targets every TargetUpdateFreq gradient steps (a hard update).
+	TargetUpdateFreq int `json:"target_update_freq"`
+	// Tau, when positive, moves the targets towards the networks by Polyak
+	// averaging after every gradient step, θ′ ← τθ + (1 − τ)θ′. Exactly
+	// one of TargetUpdateFreq and Tau must be positive.
+	Tau float64 `json:"tau"`
+	// Optim configures Adam.
+	Optim optim.AdamConfig `json:"optim"`
+	// MaxGradNorm, when positive, clips the gradients' global L2 norm
+	// before each step; 0: no clipping.
+	MaxGradNorm float64 `json:"max_grad_norm"`
+}
+
+// Validate returns an error wrapping errConfig naming the first invalid
+// field, or nil.
+func (s QSettings) Validate(errConfig error) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{errConfig}, args...)...)
+	}
+	unit := func(x float64) bool { return x >= 0 && x <= 1 }
+	switch {
+	case !unit(s.Gamma):
+		return bad("gamma %v outside [0, 1]", s.Gamma)
+	case s.NStep < 1:
+		return bad("n_step %d < 1", s.NStep)
+	case s.TargetUpdateFreq < 0:
+		return bad("target_update_freq %d < 0", s.TargetUpdateFreq)
+	case !unit(s.Tau):
+		return bad("tau %v outside [0, 1]", s.Tau)
+	case (s.TargetUpdateFreq > 0) == (s.Tau > 0):
+		return bad("set exactly one of target_update_freq (%d) and tau (%v)", s.TargetUpdateFreq, s.Tau)
+	case !(s.MaxGradNorm >= 0) || math.IsInf(s.MaxGradNorm, 0):
+		return bad("max_grad_norm %v", s.MaxGradNorm)
+	}
+	if err := s.Optim.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", errConfig, err)
+	}
+	return nil
+}
+
+// QOptim returns the configuration of the QOptim of these settings, Adam
+// training params, target following online, and the gradient steps
+// counted in updates.
+func (s QSettings) QOptim(params, online, target nn.Params, updates *int64) QOptimConfig {
+	return QOptimConfig{Params: params, Online: online, Target: target, Adam: s.Optim,
+		TargetUpdateFreq: s.TargetUpdateFreq, Tau: s.Tau, MaxGradNorm: s.MaxGradNorm, Updates: updates}
 }

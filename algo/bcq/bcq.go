@@ -116,8 +116,7 @@ func NewWithNetworks(cfg Config, q, target, imit policy.Network, act env.Space, 
 	b.imitPs = imit.Params()
 	b.pol = newPolicy(q, imit, space, cfg.Threshold, cfg.Eps, rand.New(b.src))
 	var err error
-	if b.opt, err = algo.NewQOptim(algo.QOptimConfig{Params: b.pol.ps, Online: b.qPs, Target: b.tgtPs, Adam: cfg.Optim,
-		TargetUpdateFreq: cfg.TargetUpdateFreq, Tau: cfg.Tau, MaxGradNorm: cfg.MaxGradNorm, Updates: &b.counters.Updates}, ErrConfig); err != nil {
+	if b.opt, err = algo.NewQOptim(cfg.QOptim(b.pol.ps, b.qPs, b.tgtPs, &b.counters.Updates), ErrConfig); err != nil {
 		return nil, err
 	}
 	b.ntp.SetGradEnabled(false)

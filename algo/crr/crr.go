@@ -106,8 +106,7 @@ func NewWithNetworks(cfg Config, actor, critic, targetActor, targetCritic policy
 	c.ps = append(actor.Params().Prefixed("actor"), critic.Params().Prefixed("critic")...)
 	c.tps = append(targetActor.Params().Prefixed("actor"), targetCritic.Params().Prefixed("critic")...)
 	var err error
-	if c.opt, err = algo.NewQOptim(algo.QOptimConfig{Params: c.ps, Online: c.ps, Target: c.tps, Adam: cfg.Optim,
-		TargetUpdateFreq: cfg.TargetUpdateFreq, Tau: cfg.Tau, MaxGradNorm: cfg.MaxGradNorm, Updates: &c.counters.Updates}, ErrConfig); err != nil {
+	if c.opt, err = algo.NewQOptim(cfg.QOptim(c.ps, c.ps, c.tps, &c.counters.Updates), ErrConfig); err != nil {
 		return nil, err
 	}
 	if c.pol, err = policy.NewActor(actor, policy.CategoricalHead{}, act, rand.New(c.src),
