@@ -11,9 +11,7 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
-	"github.com/gorl/gorl/optim"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
@@ -39,8 +37,7 @@ type BCQ struct {
 	qPs    nn.Params
 	tgtPs  nn.Params
 	imitPs nn.Params
-	allPs  nn.Params // q then imitator, prefixed: what Adam updates
-	opt    *optim.Adam
+	opt    *algo.QOptim // Adam over q then imitator, prefixed
 	pol    *bcqPolicy
 	src    *rand.PCG // the policy's random source
 	space  *env.Discrete
@@ -57,8 +54,8 @@ type BCQ struct {
 	returns               algo.QReturns
 	acts                  algo.DiscreteActions
 	nextAct               []int
+	rets                  algo.Returns
 	retT                  *tensor.Tensor
-	retN                  *nd.Array // retT's memory as an array
 	actIdx                []int
 }
 
@@ -79,22 +76,9 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*BCQ, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	d, ok := act.(*env.Discrete)
-	if !ok {
-		return nil, fmt.Errorf("%w: BCQ needs a Discrete action space, not %v", ErrConfig, act)
-	}
-	box, ok := obs.(*env.Box)
-	if !ok || len(box.Shape()) != 1 {
-		return nil, fmt.Errorf("%w: the MLPs need a Box observation space of one axis, not %v", ErrConfig, obs)
-	}
-	mc := nn.MLPConfig{In: box.Shape()[0], Hidden: cfg.Hidden, Out: int(d.N())}
-	nets := make([]policy.Network, 3)
-	for i := range nets {
-		mlp, err := nn.NewMLP(mc, rng)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
-		}
-		nets[i] = policy.ObsNet{Layer: mlp}
+	nets, _, err := algo.QNetworks("BCQ", obs, act, cfg.Hidden, 3, rng, ErrConfig)
+	if err != nil {
+		return nil, err
 	}
 	return NewWithNetworks(cfg, nets[0], nets[1], nets[2], act, rng)
 }
@@ -129,15 +113,11 @@ func NewWithNetworks(cfg Config, q, target, imit policy.Network, act env.Space, 
 	if err := disjoint(b.qPs, b.tgtPs, imit.Params()); err != nil {
 		return nil, err
 	}
-	if err := nn.Copy(b.tgtPs, b.qPs); err != nil {
-		return nil, fmt.Errorf("%w: target network: %w", ErrConfig, err)
-	}
 	b.imitPs = imit.Params()
 	b.pol = newPolicy(q, imit, space, cfg.Threshold, cfg.Eps, rand.New(b.src))
-	b.allPs = b.pol.ps
 	var err error
-	if b.opt, err = optim.NewAdam(b.allPs, cfg.Optim); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	if b.opt, err = algo.NewQOptim(cfg.QOptim(b.pol.ps, b.qPs, b.tgtPs, &b.counters.Updates), ErrConfig); err != nil {
+		return nil, err
 	}
 	b.ntp.SetGradEnabled(false)
 	return b, nil
@@ -248,14 +228,7 @@ func (b *BCQ) Update(bt *batch.Batch) (map[string]float64, error) {
 	iLoss := tp.CrossEntropy(logits, b.actIdx)
 	reg := tp.Mean(tp.Mul(logits, logits))
 	loss := tp.Add(tp.Add(qLoss, iLoss), tp.MulScalar(reg, float32(b.cfg.ImitationPenalty)))
-	b.opt.ZeroGrad()
-	tp.Backward(loss)
-	if b.cfg.MaxGradNorm > 0 {
-		optim.ClipGradNorm(b.allPs, b.cfg.MaxGradNorm)
-	}
-	b.opt.Step()
-	b.counters.Updates++
-	algo.UpdateTarget(b.tgtPs, b.qPs, b.counters.Updates, b.cfg.TargetUpdateFreq, b.cfg.Tau)
+	b.opt.Step(tp, loss)
 	b.stats["loss"] = float64(loss.Item())
 	b.stats["loss/q"] = float64(qLoss.Item())
 	b.stats["loss/imitation"] = float64(iLoss.Item())
@@ -271,24 +244,10 @@ func (b *BCQ) readBatch(bt *batch.Batch) (int, error) {
 		return 0, fmt.Errorf("bcq: %w", err)
 	}
 	n := len(idx)
-	ret, err := bt.Array(batch.KeyReturns)
-	if err != nil {
-		return 0, fmt.Errorf("bcq: %w (run Preprocess first)", err)
-	}
-	if ret.Ndim() != 1 || ret.Dim(0) != n {
-		return 0, fmt.Errorf("bcq: returns of shape %v for %d actions; want [%d]", ret.Shape(), n, n)
-	}
-	if b.retT == nil || b.retT.Len() != n {
-		b.retT = tensor.New(n)
-		b.retN = b.retT.ND()
+	if b.retT, err = b.rets.Read(bt, n, 0); err != nil {
+		return 0, fmt.Errorf("bcq: %w", err)
 	}
 	b.actIdx = idx
-	if !ret.DType().IsFloat() {
-		return 0, fmt.Errorf("bcq: returns of dtype %v; want float32 or float64", ret.DType())
-	}
-	if err := nd.CopyTo(b.retN, ret); err != nil {
-		return 0, fmt.Errorf("bcq: returns: %w", err)
-	}
 	return n, nil
 }
 
@@ -310,7 +269,7 @@ func (b *BCQ) parts() []algo.Part {
 		algo.ParamsPart("q", b.qPs),
 		algo.ParamsPart("target", b.tgtPs),
 		algo.ParamsPart("imitator", b.imitPs),
-		{Name: "optim", Save: b.opt.Save, Load: b.opt.Load},
+		b.opt.Part(),
 		algo.BinaryPart("rng", b.src),
 		algo.JSONPart("counters", &b.counters),
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/optim"
 )
 
@@ -22,20 +23,6 @@ type Config struct {
 	// [64, 64].
 	Hidden []int `json:"hidden"`
 
-	// Gamma is the discount factor γ in [0, 1]. Default 0.99.
-	Gamma float64 `json:"gamma"`
-	// NStep is the number of steps of the returns, at least 1. Default 3.
-	NStep int `json:"n_step"`
-	// TargetUpdateFreq, when positive, copies the Q network into the
-	// target network every TargetUpdateFreq gradient steps (a hard update).
-	// Default 320.
-	TargetUpdateFreq int `json:"target_update_freq"`
-	// Tau, when positive, moves the target network towards the Q network
-	// by Polyak averaging after every gradient step, θ′ ← τθ + (1 − τ)θ′
-	// (the paper's choice outside Atari, τ = 0.005). Exactly one of
-	// TargetUpdateFreq and Tau must be positive. Default 0.
-	Tau float64 `json:"tau"`
-
 	// Threshold is the paper's τ in [0, 1]: an action is eligible when
 	// its imitation probability is at least Threshold times the largest
 	// one, G(a|s)/max G(·|s) ≥ τ; 0 makes every action eligible (DQN),
@@ -45,17 +32,16 @@ type Config struct {
 	// square in the loss, ≥ 0. Default 0.01.
 	ImitationPenalty float64 `json:"imitation_penalty"`
 
-	// Optim configures Adam, over the parameters of both networks. Default
-	// PyTorch's Adam with lr 3e-4.
-	Optim optim.AdamConfig `json:"optim"`
-	// MaxGradNorm, when positive, clips the gradients' global L2 norm
-	// before each step. Default 0: no clipping.
-	MaxGradNorm float64 `json:"max_grad_norm"`
-
 	// Eps is ε of ε-greedy exploration, in [0, 1], applied when the policy
 	// acts with exploration on (a test collector with exploration, as
 	// Tianshou's test does with eval_eps). Default 0.001.
 	Eps float64 `json:"eps"`
+
+	// QSettings are γ, the returns' steps, the target update, Adam (over
+	// both networks' parameters) and clipping. Default γ 0.99, 3-step
+	// returns, a copy every 320 steps, lr 3e-4, no clipping. Tau 0.005 is
+	// the paper's choice outside Atari.
+	algo.QSettings
 }
 
 // DefaultConfig returns the settings of Tianshou's CartPole test of discrete
@@ -67,13 +53,10 @@ func DefaultConfig() Config {
 	o.LR = 3e-4
 	return Config{
 		Hidden:           []int{64, 64},
-		Gamma:            0.99,
-		NStep:            3,
-		TargetUpdateFreq: 320,
 		Threshold:        0.6,
 		ImitationPenalty: 0.01,
-		Optim:            o,
 		Eps:              0.001,
+		QSettings:        algo.QSettings{Gamma: 0.99, NStep: 3, TargetUpdateFreq: 320, Optim: o},
 	}
 }
 
@@ -84,23 +67,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
 	}
 	unit := func(x float64) bool { return x >= 0 && x <= 1 }
+	if err := c.QSettings.Validate(ErrConfig); err != nil {
+		return err
+	}
 	switch {
-	case !unit(c.Gamma):
-		return bad("gamma %v outside [0, 1]", c.Gamma)
-	case c.NStep < 1:
-		return bad("n_step %d < 1", c.NStep)
-	case c.TargetUpdateFreq < 0:
-		return bad("target_update_freq %d < 0", c.TargetUpdateFreq)
-	case !unit(c.Tau):
-		return bad("tau %v outside [0, 1]", c.Tau)
-	case (c.TargetUpdateFreq > 0) == (c.Tau > 0):
-		return bad("set exactly one of target_update_freq (%d) and tau (%v)", c.TargetUpdateFreq, c.Tau)
 	case !unit(c.Threshold):
 		return bad("threshold %v outside [0, 1]", c.Threshold)
 	case !(c.ImitationPenalty >= 0) || math.IsInf(c.ImitationPenalty, 0):
 		return bad("imitation_penalty %v", c.ImitationPenalty)
-	case !(c.MaxGradNorm >= 0) || math.IsInf(c.MaxGradNorm, 0):
-		return bad("max_grad_norm %v", c.MaxGradNorm)
 	case !unit(c.Eps):
 		return bad("eps %v outside [0, 1]", c.Eps)
 	}
@@ -108,9 +82,6 @@ func (c Config) Validate() error {
 		if h < 1 {
 			return bad("hidden sizes %v", c.Hidden)
 		}
-	}
-	if err := c.Optim.Validate(); err != nil {
-		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
 }

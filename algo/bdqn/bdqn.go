@@ -13,7 +13,6 @@ import (
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
-	"github.com/gorl/gorl/optim"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
@@ -39,7 +38,7 @@ type BDQN struct {
 	net, target *Branching
 	netPs       nn.Params
 	tgtPs       nn.Params
-	opt         *optim.Adam
+	opt         *algo.QOptim
 	pol         *branchPolicy
 	src         *rand.PCG
 	d, a        int
@@ -110,11 +109,9 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*BDQN, error) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	b.netPs, b.tgtPs = b.net.Params(), b.target.Params()
-	if err := nn.Copy(b.tgtPs, b.netPs); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
-	}
-	if b.opt, err = optim.NewAdam(b.netPs, cfg.Optim); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	if b.opt, err = algo.NewQOptim(algo.QOptimConfig{Params: b.netPs, Online: b.netPs, Target: b.tgtPs, Adam: cfg.Optim,
+		TargetUpdateFreq: cfg.TargetUpdateFreq, Updates: &b.counters.Updates}, ErrConfig); err != nil {
+		return nil, err
 	}
 	b.src = rand.NewPCG(rng.Uint64(), rng.Uint64())
 	pol.net, pol.ps, pol.rng = b.net, b.netPs, rand.New(b.src)
@@ -223,11 +220,7 @@ func (b *BDQN) Update(bt *batch.Batch) (map[string]float64, error) {
 	b.flat = append(b.flat[:0], n*b.d, b.a)
 	qa := tp.Gather(tp.Reshape(q, b.flat...), 1, b.actIdx)
 	loss := tp.MSE(qa, b.retT)
-	b.opt.ZeroGrad()
-	tp.Backward(loss)
-	b.opt.Step()
-	b.counters.Updates++
-	algo.UpdateTarget(b.tgtPs, b.netPs, b.counters.Updates, b.cfg.TargetUpdateFreq, 0)
+	b.opt.Step(tp, loss)
 	b.stats["loss"] = float64(loss.Item())
 	return b.stats, nil
 }
@@ -307,7 +300,7 @@ func (b *BDQN) parts() []algo.Part {
 	return []algo.Part{
 		algo.ParamsPart("q", b.netPs),
 		algo.ParamsPart("target", b.tgtPs),
-		{Name: "optim", Save: b.opt.Save, Load: b.opt.Load},
+		b.opt.Part(),
 		algo.BinaryPart("rng", b.src),
 		algo.JSONPart("counters", &b.counters),
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
-	"github.com/gorl/gorl/optim"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
@@ -38,7 +37,7 @@ type DQN struct {
 	target  network // net nil without a target network
 	netPs   nn.Params
 	tgtPs   nn.Params
-	opt     *optim.Adam
+	opt     *algo.QOptim
 	q       *policy.Q
 	pol     policy.Policy // q, or q switching the noise with the training-step flag
 	src     *rand.PCG     // the policy's random source
@@ -110,12 +109,10 @@ func (d *DQN) Init(s Settings, h Head, e Exploration, obs, act env.Space, rng *r
 			return err
 		}
 		d.tgtPs = d.target.net.Params()
-		if err := nn.Copy(d.tgtPs, d.netPs); err != nil {
-			return fmt.Errorf("%w: target network: %w", ErrConfig, err)
-		}
 	}
-	if d.opt, err = optim.NewAdam(d.netPs, s.Optim); err != nil {
-		return fmt.Errorf("%w: %w", ErrConfig, err)
+	if d.opt, err = algo.NewQOptim(algo.QOptimConfig{Params: d.netPs, Online: d.netPs, Target: d.tgtPs, Adam: s.Optim,
+		TargetUpdateFreq: s.TargetUpdateFreq, Tau: s.Tau, MaxGradNorm: s.MaxGradNorm, Updates: &d.counters.Updates}, ErrConfig); err != nil {
+		return err
 	}
 	d.src = rand.NewPCG(rng.Uint64(), rng.Uint64())
 	if d.q, err = policy.NewQ(newQNet(d.net.net, d.nAct, support), space, rand.New(d.src)); err != nil {
@@ -327,16 +324,7 @@ func (d *DQN) Update(b *batch.Batch) (map[string]float64, error) {
 	} else {
 		loss = tp.Mean(ce)
 	}
-	d.opt.ZeroGrad()
-	tp.Backward(loss)
-	if d.s.MaxGradNorm > 0 {
-		optim.ClipGradNorm(d.netPs, d.s.MaxGradNorm)
-	}
-	d.opt.Step()
-	d.counters.Updates++
-	if d.target.net != nil {
-		algo.UpdateTarget(d.tgtPs, d.netPs, d.counters.Updates, d.s.TargetUpdateFreq, d.s.Tau)
-	}
+	d.opt.Step(tp, loss)
 	for i, v := range ce.Data() {
 		d.ce[i] = float64(v)
 	}
@@ -421,7 +409,7 @@ func (d *DQN) parts() []algo.Part {
 		ps = append(ps, algo.ParamsPart("target", d.tgtPs))
 	}
 	ps = append(ps,
-		algo.Part{Name: "optim", Save: d.opt.Save, Load: d.opt.Load},
+		d.opt.Part(),
 		algo.BinaryPart("rng", d.src))
 	if d.noise != nil {
 		ps = append(ps, algo.BinaryPart("noise", d.noise))

@@ -10,9 +10,7 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
-	"github.com/gorl/gorl/optim"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
@@ -29,7 +27,7 @@ type CRR struct {
 	actor, critic           policy.Network
 	tActor, tCritic         policy.Network
 	ps, tps                 nn.Params // actor then critic, prefixed; their targets
-	opt                     *optim.Adam
+	opt                     *algo.QOptim
 	pol                     *policy.Actor
 	src                     *rand.PCG // the policy's random source
 	space                   *env.Discrete
@@ -42,8 +40,8 @@ type CRR struct {
 	returns                 algo.QReturns
 	acts                    algo.DiscreteActions
 	actIdx                  []int
+	rets                    algo.Returns
 	retT, coefT             *tensor.Tensor
-	retN                    *nd.Array
 	coefSum, advPos, advSum float64
 }
 
@@ -65,22 +63,9 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*CRR, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	d, ok := act.(*env.Discrete)
-	if !ok {
-		return nil, fmt.Errorf("%w: CRR needs a Discrete action space, not %v", ErrConfig, act)
-	}
-	box, ok := obs.(*env.Box)
-	if !ok || len(box.Shape()) != 1 {
-		return nil, fmt.Errorf("%w: the MLPs need a Box observation space of one axis, not %v", ErrConfig, obs)
-	}
-	mc := nn.MLPConfig{In: box.Shape()[0], Hidden: cfg.Hidden, Out: int(d.N())}
-	var nets [4]policy.Network
-	for i := range nets {
-		mlp, err := nn.NewMLP(mc, rng)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
-		}
-		nets[i] = policy.ObsNet{Layer: mlp}
+	nets, _, err := algo.QNetworks("CRR", obs, act, cfg.Hidden, 4, rng, ErrConfig)
+	if err != nil {
+		return nil, err
 	}
 	return NewWithNetworks(cfg, nets[0], nets[1], nets[2], nets[3], act, rng)
 }
@@ -120,12 +105,9 @@ func NewWithNetworks(cfg Config, actor, critic, targetActor, targetCritic policy
 	}
 	c.ps = append(actor.Params().Prefixed("actor"), critic.Params().Prefixed("critic")...)
 	c.tps = append(targetActor.Params().Prefixed("actor"), targetCritic.Params().Prefixed("critic")...)
-	if err := nn.Copy(c.tps, c.ps); err != nil {
-		return nil, fmt.Errorf("%w: target networks: %w", ErrConfig, err)
-	}
 	var err error
-	if c.opt, err = optim.NewAdam(c.ps, cfg.Optim); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	if c.opt, err = algo.NewQOptim(cfg.QOptim(c.ps, c.ps, c.tps, &c.counters.Updates), ErrConfig); err != nil {
+		return nil, err
 	}
 	if c.pol, err = policy.NewActor(actor, policy.CategoricalHead{}, act, rand.New(c.src),
 		policy.ActorConfig{DeterministicEval: cfg.DeterministicEval}); err != nil {
@@ -238,14 +220,7 @@ func (c *CRR) Update(b *batch.Batch) (map[string]float64, error) {
 	criticLoss := tp.MulScalar(tp.MSE(qa, c.retT), 0.5)
 	pen := algo.ConservativePenalty(tp, q, qa)
 	loss := tp.Add(tp.Add(actorLoss, criticLoss), tp.MulScalar(pen, float32(c.cfg.MinQWeight)))
-	c.opt.ZeroGrad()
-	tp.Backward(loss)
-	if c.cfg.MaxGradNorm > 0 {
-		optim.ClipGradNorm(c.ps, c.cfg.MaxGradNorm)
-	}
-	c.opt.Step()
-	c.counters.Updates++
-	algo.UpdateTarget(c.tps, c.ps, c.counters.Updates, c.cfg.TargetUpdateFreq, c.cfg.Tau)
+	c.opt.Step(tp, loss)
 	c.stats["loss"] = float64(loss.Item())
 	c.stats["loss/actor"] = float64(actorLoss.Item())
 	c.stats["loss/critic"] = float64(criticLoss.Item())
@@ -292,22 +267,11 @@ func (c *CRR) readBatch(b *batch.Batch) (int, error) {
 		return 0, fmt.Errorf("crr: %w", err)
 	}
 	n := len(idx)
-	ret, err := b.Array(batch.KeyReturns)
-	if err != nil {
-		return 0, fmt.Errorf("crr: %w (run Preprocess first)", err)
+	if c.retT, err = c.rets.Read(b, n, 0); err != nil {
+		return 0, fmt.Errorf("crr: %w", err)
 	}
-	if ret.Ndim() != 1 || ret.Dim(0) != n {
-		return 0, fmt.Errorf("crr: returns of shape %v for %d actions; want [%d]", ret.Shape(), n, n)
-	}
-	if !ret.DType().IsFloat() {
-		return 0, fmt.Errorf("crr: returns of dtype %v; want float32 or float64", ret.DType())
-	}
-	if c.retT == nil || c.retT.Len() != n {
-		c.retT, c.coefT = tensor.New(n), tensor.New(n)
-		c.retN = c.retT.ND()
-	}
-	if err := nd.CopyTo(c.retN, ret); err != nil {
-		return 0, fmt.Errorf("crr: returns: %w", err)
+	if c.coefT == nil || c.coefT.Len() != n {
+		c.coefT = tensor.New(n)
 	}
 	c.actIdx = idx
 	return n, nil
@@ -330,7 +294,7 @@ func (c *CRR) parts() []algo.Part {
 	return []algo.Part{
 		algo.ParamsPart("nets", c.ps),
 		algo.ParamsPart("targets", c.tps),
-		{Name: "optim", Save: c.opt.Save, Load: c.opt.Load},
+		c.opt.Part(),
 		algo.BinaryPart("rng", c.src),
 		algo.JSONPart("counters", &c.counters),
 	}

@@ -13,8 +13,9 @@ import (
 
 // BenchmarkUpdate measures one update cycle of the CartPole configuration
 // (Tianshou's test): sample 32 transitions from a buffer of 20,000
-// (Tianshou's offline CartPole data), 3-step double-DQN returns, and an Adam
-// step of the MLP 4→64→2 on the TD loss and the conservative penalty.
+// (Tianshou's offline CartPole data), 3-step distributional returns of 200
+// quantiles, and an Adam step of the MLP 4→64→400 on the quantile loss and
+// the conservative penalty.
 func BenchmarkUpdate(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
 	b.Run(algotest.BLASTag(), func(b *testing.B) {

@@ -13,7 +13,6 @@ import (
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
-	"github.com/gorl/gorl/optim"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
@@ -30,7 +29,7 @@ type DQN struct {
 	target policy.Network // nil without target network
 	netPs  nn.Params
 	tgtPs  nn.Params
-	opt    *optim.Adam
+	opt    *algo.QOptim
 	pol    *policy.Q
 	src    *rand.PCG // the policy's random source
 	space  *env.Discrete
@@ -48,8 +47,9 @@ type DQN struct {
 	acts     algo.DiscreteActions
 	nextAct  []int
 	nextMask env.ActionMask // action masks of obs_next
+	rets     algo.Returns
 	retT, wT *tensor.Tensor
-	retN, wN *nd.Array // retT's and wT's memory as arrays
+	wN       *nd.Array // wT's memory as an array
 	actIdx   []int
 	td       []float64 // TD errors of the last update, for priorities
 	stats    map[string]float64
@@ -127,13 +127,11 @@ func NewWithNetworks(cfg Config, net, target policy.Network, act env.Space, rng 
 	}
 	if target != nil {
 		d.tgtPs = target.Params()
-		if err := nn.Copy(d.tgtPs, d.netPs); err != nil {
-			return nil, fmt.Errorf("%w: target network: %w", ErrConfig, err)
-		}
 	}
 	var err error
-	if d.opt, err = optim.NewAdam(d.netPs, cfg.Optim); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	if d.opt, err = algo.NewQOptim(algo.QOptimConfig{Params: d.netPs, Online: d.netPs, Target: d.tgtPs, Adam: cfg.Optim,
+		TargetUpdateFreq: cfg.TargetUpdateFreq, Tau: cfg.Tau, MaxGradNorm: cfg.MaxGradNorm, Updates: &d.counters.Updates}, ErrConfig); err != nil {
+		return nil, err
 	}
 	if d.pol, err = policy.NewQ(net, space, rand.New(d.src)); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
@@ -356,16 +354,7 @@ func (d *DQN) Update(b *batch.Batch) (map[string]float64, error) {
 		}
 		loss = tp.Mean(tp.Mul(d.wT, l))
 	}
-	d.opt.ZeroGrad()
-	tp.Backward(loss)
-	if d.cfg.MaxGradNorm > 0 {
-		optim.ClipGradNorm(d.netPs, d.cfg.MaxGradNorm)
-	}
-	d.opt.Step()
-	d.counters.Updates++
-	if d.target != nil {
-		algo.UpdateTarget(d.tgtPs, d.netPs, d.counters.Updates, d.cfg.TargetUpdateFreq, d.cfg.Tau)
-	}
+	d.opt.Step(tp, loss)
 	ret, qv := d.retT.Data(), qa.Data()
 	for i := range d.td {
 		d.td[i] = float64(ret[i] - qv[i])
@@ -382,22 +371,15 @@ func (d *DQN) readBatch(b *batch.Batch) (int, error) {
 		return 0, fmt.Errorf("dqn: %w", err)
 	}
 	n := len(idx)
-	ret, err := b.Array(batch.KeyReturns)
-	if err != nil {
-		return 0, fmt.Errorf("dqn: %w (run Preprocess first)", err)
+	if d.retT, err = d.rets.Read(b, n, 0); err != nil {
+		return 0, fmt.Errorf("dqn: %w", err)
 	}
-	if ret.Ndim() != 1 || ret.Dim(0) != n {
-		return 0, fmt.Errorf("dqn: returns of shape %v for %d actions; want [%d]", ret.Shape(), n, n)
-	}
-	if d.retT == nil || d.retT.Len() != n {
-		d.retT, d.wT = tensor.New(n), tensor.New(n)
-		d.retN, d.wN = d.retT.ND(), d.wT.ND()
+	if d.wT == nil || d.wT.Len() != n {
+		d.wT = tensor.New(n)
+		d.wN = d.wT.ND()
 		d.td = make([]float64, n)
 	}
 	d.actIdx = idx
-	if err := copyFloats(d.retN, ret); err != nil {
-		return 0, fmt.Errorf("dqn: returns: %w", err)
-	}
 	if w, ok := b.Get(batch.KeyWeight); ok {
 		wa, ok := w.(*nd.Array)
 		if !ok || wa.Ndim() != 1 || wa.Dim(0) != n {
@@ -454,7 +436,7 @@ func (d *DQN) parts() []algo.Part {
 		ps = append(ps, algo.ParamsPart("target", d.tgtPs))
 	}
 	return append(ps,
-		algo.Part{Name: "optim", Save: d.opt.Save, Load: d.opt.Load},
+		d.opt.Part(),
 		algo.BinaryPart("rng", d.src),
 		algo.JSONPart("counters", &d.counters))
 }

@@ -166,6 +166,22 @@ func (q *QRDQN) targets(dst []float32, next *batch.Batch) error {
 // Update returns an error, changing nothing, if b lacks a key, an action
 // is outside the action space, or the network cannot take the observations.
 func (q *QRDQN) Update(b *batch.Batch) (map[string]float64, error) {
+	return q.UpdateWith(b, nil)
+}
+
+// Regularizer is a term added to QR-DQN's loss by UpdateWith.
+type Regularizer interface {
+	// Loss records on tp a scalar function of the Q-values q [B, A] (the
+	// means of the online network's quantiles) and the logged actions
+	// acts (indices), valid during the call.
+	Loss(tp *tensor.Tape, q *tensor.Tensor, acts []int) *tensor.Tensor
+}
+
+// UpdateWith is Update with reg's loss (none for a nil reg) added to the
+// quantile loss before the gradient step: discrete CQL's conservative
+// penalty is such a term (Tianshou's DiscreteCQLPolicy is its QR-DQN with
+// that term added).
+func (q *QRDQN) UpdateWith(b *batch.Batch, reg Regularizer) (map[string]float64, error) {
 	acts, ret, w, err := q.core.Read(b, q.cfg.NumQuantiles)
 	if err != nil {
 		return nil, err
@@ -180,7 +196,11 @@ func (q *QRDQN) Update(b *batch.Batch) (map[string]float64, error) {
 		return nil, err
 	}
 	rows := tp.QuantileHuber(q.core.Taken(tp, z, acts), ret, q.tau, float32(q.core.Common().Kappa))
-	return q.core.Step(tp, rows, w), nil
+	var extra *tensor.Tensor
+	if reg != nil {
+		extra = reg.Loss(tp, tp.MeanAxis(z, 1, false), acts)
+	}
+	return q.core.StepWith(tp, rows, w, extra), nil
 }
 
 // Postprocess gives a prioritized buffer the transitions' losses of the

@@ -11,7 +11,6 @@ import (
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
-	"github.com/gorl/gorl/optim"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
@@ -51,7 +50,7 @@ type Core struct {
 	nAct   int
 	online nn.Params
 	target nn.Params // nil without a target network
-	opt    *optim.Adam
+	opt    *algo.QOptim
 	pol    *policy.Q
 	src    *rand.PCG // the policy's random source
 
@@ -62,8 +61,9 @@ type Core struct {
 	Returns algo.QReturns
 
 	acts     algo.DiscreteActions
+	rets     algo.Returns
 	retT, wT *tensor.Tensor
-	retN, wN *nd.Array
+	wN       *nd.Array
 	gather   []int
 	greedy   []int
 	prios    []float64
@@ -95,14 +95,10 @@ func NewCore(name string, cfg Common, online, target nn.Params, actor policy.Net
 		src:   rand.NewPCG(rng.Uint64(), rng.Uint64()),
 		stats: map[string]float64{"loss": 0},
 	}
-	if target != nil {
-		if err := nn.Copy(target, online); err != nil {
-			return nil, fmt.Errorf("%w: target network: %w", errConfig, err)
-		}
-	}
 	var err error
-	if c.opt, err = optim.NewAdam(online, cfg.Optim); err != nil {
-		return nil, fmt.Errorf("%w: %w", errConfig, err)
+	if c.opt, err = algo.NewQOptim(algo.QOptimConfig{Params: online, Online: online, Target: target, Adam: cfg.Optim,
+		TargetUpdateFreq: cfg.TargetUpdateFreq, Tau: cfg.Tau, MaxGradNorm: cfg.MaxGradNorm, Updates: &c.counters.Updates}, errConfig); err != nil {
+		return nil, err
 	}
 	if c.pol, err = policy.NewQ(actor, space, rand.New(c.src)); err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
@@ -168,20 +164,13 @@ func (c *Core) Read(b *batch.Batch, width int) (acts []int, ret, w *tensor.Tenso
 		return nil, nil, nil, fmt.Errorf("%s: %w", c.name, err)
 	}
 	n := len(idx)
-	r, err := b.Array(batch.KeyReturns)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w (run Preprocess first)", c.name, err)
+	if c.retT, err = c.rets.Read(b, n, width); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", c.name, err)
 	}
-	if r.Ndim() != 2 || r.Dim(0) != n || r.Dim(1) != width {
-		return nil, nil, nil, fmt.Errorf("%s: returns of shape %v for %d actions; want [%d, %d]", c.name, r.Shape(), n, n, width)
-	}
-	if c.retT == nil || c.retT.Dim(0) != n || c.retT.Dim(1) != width {
-		c.retT, c.wT = tensor.New(n, width), tensor.New(n)
-		c.retN, c.wN = c.retT.ND(), c.wT.ND()
+	if c.wT == nil || c.wT.Len() != n {
+		c.wT = tensor.New(n)
+		c.wN = c.wT.ND()
 		c.prios = make([]float64, n)
-	}
-	if err := copyFloats(c.retN, r); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: returns: %w", c.name, err)
 	}
 	wv, ok := b.Get(batch.KeyWeight)
 	if !ok {
@@ -254,21 +243,21 @@ func (c *Core) Check(z *tensor.Tensor, k, m int) error {
 // network and keeps rows as the transitions' priorities. It returns the
 // statistics map, "loss" set.
 func (c *Core) Step(tp *tensor.Tape, rows, w *tensor.Tensor) map[string]float64 {
+	return c.StepWith(tp, rows, w, nil)
+}
+
+// StepWith is Step with extra, a scalar recorded on tp (nil: none), added
+// to the loss: a regularizer such as discrete CQL's conservative penalty.
+func (c *Core) StepWith(tp *tensor.Tape, rows, w, extra *tensor.Tensor) map[string]float64 {
 	loss := rows
 	if w != nil {
 		loss = tp.Mul(w, rows)
 	}
 	loss = tp.Mean(loss)
-	c.opt.ZeroGrad()
-	tp.Backward(loss)
-	if c.cfg.MaxGradNorm > 0 {
-		optim.ClipGradNorm(c.online, c.cfg.MaxGradNorm)
+	if extra != nil {
+		loss = tp.Add(loss, extra)
 	}
-	c.opt.Step()
-	c.counters.Updates++
-	if c.target != nil {
-		algo.UpdateTarget(c.target, c.online, c.counters.Updates, c.cfg.TargetUpdateFreq, c.cfg.Tau)
-	}
+	c.opt.Step(tp, loss)
 	for i, x := range rows.Data() {
 		c.prios[i] = float64(x)
 	}
@@ -284,7 +273,7 @@ func (c *Core) Parts(extra ...algo.Part) []algo.Part {
 	if c.target != nil {
 		ps = append(ps, algo.ParamsPart("target", c.target))
 	}
-	ps = append(ps, algo.Part{Name: "optim", Save: c.opt.Save, Load: c.opt.Load})
+	ps = append(ps, c.opt.Part())
 	ps = append(ps, extra...)
 	return append(ps, algo.BinaryPart("rng", c.src), algo.JSONPart("counters", &c.counters))
 }

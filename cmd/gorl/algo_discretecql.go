@@ -11,7 +11,7 @@ import (
 
 func init() {
 	Register("discrete-cql", Algorithm[discretecql.Config]{
-		Doc:     "discrete conservative Q-learning (DQN with the CQL penalty); offline (--dataset), Discrete actions",
+		Doc:     "discrete conservative Q-learning (QR-DQN with the CQL penalty); offline (--dataset), Discrete actions",
 		Offline: true,
 		Defaults: func(envID string) (*discretecql.Config, RunDefaults) {
 			// Tianshou's test/offline/test_discrete_cql.py: 5 epochs of

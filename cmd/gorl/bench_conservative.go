@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"time"
 
 	"github.com/gorl/gorl/buffer"
@@ -17,18 +18,17 @@ import (
 )
 
 // conservativeBench is a learning run of offline algorithms on a dataset
-// that a policy trained online collects: for each seed, the expert (its
-// registered defaults) is trained until its mean test return reaches
-// expertBar, the dataset is collected with it (data), and each of the
-// algorithms (the settings of gorl train --dataset: its registered
-// defaults and the pair's preset) is trained offline on it until its mean
-// test return reaches bar.
+// that a policy trained online collects: for each seed, dataset trains the
+// expert and collects the data in dir, and each of the algorithms (the
+// settings of gorl train --dataset: its registered defaults and the pair's
+// preset) is trained offline on it until its mean test return reaches bar.
 type conservativeBench struct {
-	env, expert string
-	expertBar   float64
-	// describe says how the data are collected, for the table's preamble.
+	env    string
+	expert string // the expert's name, for the table's head
+	// describe says how the expert is trained and the data collected, for
+	// the table's preamble.
 	describe string
-	data     func(ctx context.Context, p policy.Policy, seed uint64) (buffer.Buffer, collector.Stats, error)
+	dataset  func(ctx context.Context, seed uint64, dir string, log io.Writer) (buffer.Buffer, DatasetInfo, error)
 	algos    []string
 	bar      float64
 }
@@ -37,28 +37,26 @@ type conservativeBench struct {
 // error wrapping errNotLearned for each algorithm that reached the bar on
 // fewer than 4 of 5 of the seeds.
 func (b conservativeBench) run(ctx context.Context, o BenchOptions, w io.Writer) error {
-	fmt.Fprintf(w, "%s (gorl's defaults) trained on %s to a mean test return ≥ %v, then %s;\n"+
-		"each algorithm trained offline on the data with the settings of gorl train --dataset (defaults, and the pair's preset), stopping at a mean test return ≥ %v.\n\n",
-		b.expert, b.env, b.expertBar, b.describe, b.bar)
+	fmt.Fprintf(w, "%s;\neach algorithm trained offline on the data with the settings of gorl train --dataset (defaults, and the pair's preset), stopping at a mean test return ≥ %v.\n\n",
+		b.describe, b.bar)
 	cols := []string{"seed", b.expert + " test return", "data return", "data episodes"}
 	for _, a := range b.algos {
 		cols = append(cols, a+" test return", a+" updates", a+" s")
 	}
 	tb := newTable(w, cols...)
 	solved := make([]int, len(b.algos))
+	dir, err := os.MkdirTemp("", "gorl-offline-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
 	for i := range o.Seeds {
 		seed := o.FirstSeed + uint64(i)
-		expert, err := trainOnline(ctx, b.expert, b.env, b.expertBar, seed)
+		data, info, err := b.dataset(ctx, seed, dir, o.Log)
 		if err != nil {
-			return fmt.Errorf("seed %d: %s: %w", seed, b.expert, err)
+			return fmt.Errorf("seed %d: dataset: %w", seed, err)
 		}
-		fmt.Fprintf(o.Log, "%s seed %d: %s solved %v (%.1f) in %v\n", b.env, seed, b.expert, expert.res.Solved,
-			expert.res.BestReturn, expert.res.Duration.Round(time.Millisecond))
-		data, cs, err := b.data(ctx, expert.pol, seed)
-		if err != nil {
-			return fmt.Errorf("seed %d: collecting: %w", seed, err)
-		}
-		cells := []string{fmt.Sprint(seed), bestOf(expert.res), fmt.Sprintf("%.1f", cs.Return.Mean), fmt.Sprint(cs.Episodes)}
+		cells := []string{fmt.Sprint(seed), bestOf(info.Expert), fmt.Sprintf("%.1f", info.Return), fmt.Sprint(info.Episodes)}
 		for k, name := range b.algos {
 			r, err := trainOffline(ctx, name, b.env, b.bar, seed, data)
 			if err != nil {
@@ -163,14 +161,30 @@ func sampledData(ctx context.Context, p policy.Policy, envID string, steps, envs
 	return data, cs, err
 }
 
+// sampledPendulum is the data of the CQL Pendulum run for one seed: a SAC
+// (gorl's defaults) trained to a mean test return of −250, then 20,000
+// steps sampled from its stochastic policy in 10 envs (sampledData).
+func sampledPendulum(ctx context.Context, seed uint64, _ string, log io.Writer) (buffer.Buffer, DatasetInfo, error) {
+	expert, err := trainOnline(ctx, "sac", "Pendulum-v1", -250, seed)
+	if err != nil {
+		return nil, DatasetInfo{}, fmt.Errorf("sac: %w", err)
+	}
+	fmt.Fprintf(log, "dataset seed %d: sac solved %v (%.1f) in %v\n", seed, expert.res.Solved, expert.res.BestReturn,
+		expert.res.Duration.Round(time.Millisecond))
+	data, cs, err := sampledData(ctx, expert.pol, "Pendulum-v1", 20_000, 10, seed)
+	return data, DatasetInfo{Expert: expert.res, Episodes: cs.Episodes, Return: cs.Return.Mean}, err
+}
+
 func init() {
 	RegisterBench("conservative-cartpole", BenchRun{
-		Doc: "discrete CQL and CRR on CartPole-v1 from 20,000 steps of a trained DQN at ε = 0.1 (≥ 195 on 4 of 5 seeds)",
+		Doc: "discrete CQL and CRR on CartPole-v1 from 20,000 steps of a trained DQN at ε = 0.1, built by gorl collect's code path (≥ 195 on 4 of 5 seeds)",
 		Run: conservativeBench{
-			env: offlineEnv, expert: "dqn", expertBar: offlineThreshold,
-			describe: fmt.Sprintf("%d steps collected with it at ε = %v (DQN's training ε) in %d envs", cartpoleDataset.Steps, cartpoleDataset.Epsilon, cartpoleDataset.Envs),
-			data: func(ctx context.Context, p policy.Policy, seed uint64) (buffer.Buffer, collector.Stats, error) {
-				return sampledData(ctx, p, offlineEnv, cartpoleDataset.Steps, cartpoleDataset.Envs, seed)
+			env: offlineEnv, expert: cartpoleDataset.Expert,
+			describe: fmt.Sprintf("%s (gorl's defaults) trained on %s to a mean test return ≥ %v, then %d steps collected with it at ε = %v (DQN's training ε) in %d envs "+
+				"by gorl collect's code path, saved in the buffer format and read back as gorl train --dataset reads it",
+				cartpoleDataset.Expert, offlineEnv, cartpoleDataset.Threshold, cartpoleDataset.Steps, cartpoleDataset.Epsilon, cartpoleDataset.Envs),
+			dataset: func(ctx context.Context, seed uint64, dir string, log io.Writer) (buffer.Buffer, DatasetInfo, error) {
+				return buildDataset(ctx, cartpoleDataset, seed, dir, log)
 			},
 			algos: []string{"discrete-cql", "crr"},
 			bar:   offlineThreshold,
@@ -179,13 +193,11 @@ func init() {
 	RegisterBench("cql-pendulum", BenchRun{
 		Doc: "CQL (its Pendulum preset) on Pendulum-v1 from 20,000 steps sampled by a trained SAC (≥ −250 on 4 of 5 seeds)",
 		Run: conservativeBench{
-			env: "Pendulum-v1", expert: "sac", expertBar: -250,
-			describe: "20000 steps sampled from its stochastic policy in 10 envs (Tianshou's gather_pendulum_data)",
-			data: func(ctx context.Context, p policy.Policy, seed uint64) (buffer.Buffer, collector.Stats, error) {
-				return sampledData(ctx, p, "Pendulum-v1", 20_000, 10, seed)
-			},
-			algos: []string{"cql"},
-			bar:   -250,
+			env: "Pendulum-v1", expert: "sac",
+			describe: "sac (gorl's defaults) trained on Pendulum-v1 to a mean test return ≥ -250, then 20000 steps sampled from its stochastic policy in 10 envs (Tianshou's gather_pendulum_data)",
+			dataset:  sampledPendulum,
+			algos:    []string{"cql"},
+			bar:      -250,
 		}.run,
 	})
 }

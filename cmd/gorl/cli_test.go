@@ -88,10 +88,11 @@ func TestCommandLine(t *testing.T) {
 	badJSON := filepath.Join(tmp, "bad.json")
 	unknownField := filepath.Join(tmp, "unknown.json")
 	notRun := filepath.Join(tmp, "not-a-run")
-	// A DQN run's configuration with its algo changed to ppo.
+	// A DQN run's configuration with its algo changed to ppo; huber_delta is a
+	// setting only DQN has (discrete CQL and QR-DQN share the others).
 	mixed := filepath.Join(tmp, "mixed.json")
 	for path, text := range map[string]string{badJSON: `{"algo": "dqn",`, unknownField: `{"trainer": {"epochz": 3}}`,
-		mixed: `{"algo": "ppo", "algorithm": {"hidden": [64], "n_step": 3, "beta_anneal_steps": 0, "double": true}}`} {
+		mixed: `{"algo": "ppo", "algorithm": {"hidden": [64], "n_step": 3, "beta_anneal_steps": 0, "double": true, "huber_delta": 1}}`} {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}

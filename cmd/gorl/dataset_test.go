@@ -102,6 +102,8 @@ func TestDatasetErrors(t *testing.T) {
 		{"observation shape", []string{"--algo", "bc", "--dataset", files["obs3"]}, []string{"obs3.buf does not fit CartPole-v1", "obs:", "shape [3]"}},
 		{"action range", []string{"--algo", "bcq", "--dataset", files["act7"]}, []string{"act7.buf does not fit CartPole-v1", "act:", "transition 1", "Discrete(2)"}},
 		{"box actions", []string{"--algo", "bc", "--env", "Pendulum-v1", "--dataset", files["good"]}, []string{"does not fit Pendulum-v1", "obs:"}},
+		{"continuous CQL on discrete actions", []string{"--algo", "cql", "--dataset", files["good"]}, []string{"CQL needs a Box action space", "cartpole.buf", "actions Discrete(2)"}},
+		{"TD3+BC on discrete actions", []string{"--algo", "td3-bc", "--dataset", files["good"]}, []string{"needs a Box action space", "actions Discrete(2)"}},
 		{"training envs", []string{"--algo", "bc", "--dataset", files["good"], "--set", "train_envs=2"}, []string{"train_envs 2", "bc learns from its dataset"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

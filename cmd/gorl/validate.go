@@ -71,6 +71,9 @@ func validateRun(rc RunConfig, acfg algoConfig, data buffer.Buffer) error {
 		return err
 	}
 	alg, err := newAlgorithm(rc, acfg)
+	if err != nil && acfg.offline() {
+		return fmt.Errorf("%s settings: %w (dataset %s: observations %v, actions %v, those of %s)", rc.Algo, err, rc.Dataset, obs, act, rc.Env)
+	}
 	if err != nil {
 		return fmt.Errorf("%s settings: %w", rc.Algo, err)
 	}
