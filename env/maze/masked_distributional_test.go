@@ -6,17 +6,23 @@ import (
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/c51"
+	"github.com/gorl/gorl/algo/fqf"
+	"github.com/gorl/gorl/algo/iqn"
+	"github.com/gorl/gorl/algo/qrdqn"
 	"github.com/gorl/gorl/algo/rainbow"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env/maze"
 )
 
-// offPolicy runs a on masked mazes: random prefill, then its own policy,
-// with a few updates on the masked batches after each round.
-func offPolicy(t *testing.T, a interface {
+// scheduledOffPolicy is what offPolicy trains.
+type scheduledOffPolicy interface {
 	algo.OffPolicy
 	algo.Scheduled
-}) {
+}
+
+// offPolicy runs a on masked mazes: random prefill, then its own policy,
+// with a few updates on the masked batches after each round.
+func offPolicy(t *testing.T, a scheduledOffPolicy) {
 	t.Helper()
 	var l algo.Learner
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -56,4 +62,36 @@ func TestMaskedRainbowNeverInvalid(t *testing.T) {
 		t.Fatal(err)
 	}
 	offPolicy(t, a)
+}
+
+// TestMaskedQuantileNeverInvalid: QR-DQN, IQN and FQF with ε = 0.5.
+func TestMaskedQuantileNeverInvalid(t *testing.T) {
+	e := maze.New()
+	obs, act := e.ObservationSpace(), e.ActionSpace()
+	build := map[string]func() (scheduledOffPolicy, error){
+		"qrdqn": func() (scheduledOffPolicy, error) {
+			cfg := qrdqn.DefaultConfig()
+			cfg.Hidden, cfg.NumQuantiles, cfg.EpsTrain = []int{32}, 16, 0.5
+			return qrdqn.New(cfg, obs, act, rand.New(rand.NewPCG(1, 2)))
+		},
+		"iqn": func() (scheduledOffPolicy, error) {
+			cfg := iqn.DefaultConfig()
+			cfg.Hidden, cfg.Cosines, cfg.EpsTrain = []int{32}, 16, 0.5
+			return iqn.New(cfg, obs, act, rand.New(rand.NewPCG(1, 2)))
+		},
+		"fqf": func() (scheduledOffPolicy, error) {
+			cfg := fqf.DefaultConfig()
+			cfg.Hidden, cfg.HeadHidden, cfg.Cosines, cfg.NumFractions, cfg.EpsTrain = []int{32}, []int{32}, 16, 8, 0.5
+			return fqf.New(cfg, obs, act, rand.New(rand.NewPCG(1, 2)))
+		},
+	}
+	for name, mk := range build {
+		t.Run(name, func(t *testing.T) {
+			a, err := mk()
+			if err != nil {
+				t.Fatal(err)
+			}
+			offPolicy(t, a)
+		})
+	}
 }
