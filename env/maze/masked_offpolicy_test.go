@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/c51"
+	"github.com/gorl/gorl/algo/discretesac"
 	"github.com/gorl/gorl/algo/fqf"
 	"github.com/gorl/gorl/algo/iqn"
 	"github.com/gorl/gorl/algo/qrdqn"
@@ -14,22 +15,18 @@ import (
 	"github.com/gorl/gorl/env/maze"
 )
 
-// scheduledOffPolicy is what offPolicy trains.
-type scheduledOffPolicy interface {
-	algo.OffPolicy
-	algo.Scheduled
-}
-
 // offPolicy runs a on masked mazes: random prefill, then its own policy,
 // with a few updates on the masked batches after each round.
-func offPolicy(t *testing.T, a scheduledOffPolicy) {
+func offPolicy(t *testing.T, a algo.OffPolicy) {
 	t.Helper()
 	var l algo.Learner
 	rng := rand.New(rand.NewPCG(3, 4))
 	envSteps := int64(0)
 	run(t, a, true, 4, 300, func(buf buffer.Buffer) error {
 		envSteps += 300
-		a.Schedule(envSteps)
+		if s, ok := a.(algo.Scheduled); ok {
+			s.Schedule(envSteps)
+		}
 		for range 10 {
 			if _, err := l.Step(a, buf, 32, rng); err != nil {
 				return err
@@ -68,18 +65,18 @@ func TestMaskedRainbowNeverInvalid(t *testing.T) {
 func TestMaskedQuantileNeverInvalid(t *testing.T) {
 	e := maze.New()
 	obs, act := e.ObservationSpace(), e.ActionSpace()
-	build := map[string]func() (scheduledOffPolicy, error){
-		"qrdqn": func() (scheduledOffPolicy, error) {
+	build := map[string]func() (algo.OffPolicy, error){
+		"qrdqn": func() (algo.OffPolicy, error) {
 			cfg := qrdqn.DefaultConfig()
 			cfg.Hidden, cfg.NumQuantiles, cfg.EpsTrain = []int{32}, 16, 0.5
 			return qrdqn.New(cfg, obs, act, rand.New(rand.NewPCG(1, 2)))
 		},
-		"iqn": func() (scheduledOffPolicy, error) {
+		"iqn": func() (algo.OffPolicy, error) {
 			cfg := iqn.DefaultConfig()
 			cfg.Hidden, cfg.Cosines, cfg.EpsTrain = []int{32}, 16, 0.5
 			return iqn.New(cfg, obs, act, rand.New(rand.NewPCG(1, 2)))
 		},
-		"fqf": func() (scheduledOffPolicy, error) {
+		"fqf": func() (algo.OffPolicy, error) {
 			cfg := fqf.DefaultConfig()
 			cfg.Hidden, cfg.HeadHidden, cfg.Cosines, cfg.NumFractions, cfg.EpsTrain = []int{32}, []int{32}, 16, 8, 0.5
 			return fqf.New(cfg, obs, act, rand.New(rand.NewPCG(1, 2)))
@@ -94,4 +91,17 @@ func TestMaskedQuantileNeverInvalid(t *testing.T) {
 			offPolicy(t, a)
 		})
 	}
+}
+
+// TestMaskedDiscreteSACNeverInvalid: the actor samples from masked logits,
+// and discrete SAC updates on the masked batches in between.
+func TestMaskedDiscreteSACNeverInvalid(t *testing.T) {
+	cfg := discretesac.DefaultConfig()
+	cfg.ActorHidden, cfg.CriticHidden = []int{32}, []int{32}
+	e := maze.New()
+	a, err := discretesac.New(cfg, e.ObservationSpace(), e.ActionSpace(), rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	offPolicy(t, a)
 }
