@@ -54,10 +54,12 @@ type DQN struct {
 	nextCall, tgtCall nn.Caller   // online and target networks on obs_next
 	returns           algo.QReturns
 	acts              algo.DiscreteActions
-	probs             []float32 // softmax of one network's logits on obs_next
-	nextP             []float32 // [B, atoms]: the target's distribution of the chosen action
-	dist              []float32 // [B, atoms]: the projected targets
-	distArr           *nd.Array // dist as an array, stored under KeyTargetDist
+	probs             []float32      // softmax of one network's logits on obs_next
+	nextQ             []float32      // [actions]: the online network's expected returns at one obs_next
+	nextMask          env.ActionMask // action masks of obs_next
+	nextP             []float32      // [B, atoms]: the target's distribution of the chosen action
+	dist              []float32      // [B, atoms]: the projected targets
+	distArr           *nd.Array      // dist as an array, stored under KeyTargetDist
 	distT, wT         *tensor.Tensor
 	distN, wN         *nd.Array // their memory as arrays
 	gather            []int     // the action of each atom of each row
@@ -192,8 +194,10 @@ func (d *DQN) Schedule(envSteps int64) {
 // last step, for the action of largest expected return under the online
 // network, shifted by the discounted rewards, scaled by γᵐ (collapsed onto
 // the rewards after a terminal step) and projected onto the support
-// (Support.ProjectTo). It also stores the n-step returns with the expected
-// target values under "returns" (algo.QReturns). With noisy layers, both
+// (Support.ProjectTo). When the next observations carry action masks
+// (env.ActionMask), the greedy action is the best allowed one. It also
+// stores the n-step returns with the expected target values under
+// "returns" (algo.QReturns). With noisy layers, both
 // networks first draw new noise, which the update then uses.
 //
 // It returns an error if the networks cannot take the stored observations or
@@ -244,19 +248,41 @@ func (d *DQN) targets(tq []float32, next *batch.Batch) error {
 			return err
 		}
 	}
+	mask, err := d.nextMask.Read(next, k, d.nAct)
+	if err != nil {
+		return fmt.Errorf("categorical: obs_next: %w", err)
+	}
+	var m []float32
+	if mask != nil {
+		m = nd.Data[float32](mask)
+	}
 	d.probs = slices.Grow(d.probs[:0], atoms)[:atoms]
+	d.nextQ = slices.Grow(d.nextQ[:0], d.nAct)[:d.nAct]
 	d.nextP = slices.Grow(d.nextP[:0], k*atoms)[:k*atoms]
 	ol, vl := online.Data(), values.Data()
 	row := d.nAct * atoms
 	for i := range k {
-		best, bestQ := 0, math.Inf(-1)
 		for a := range d.nAct {
 			softmaxTo(d.probs, ol[i*row+a*atoms:i*row+(a+1)*atoms])
-			if q := d.support.Mean(d.probs); q > bestQ {
-				best, bestQ = a, q
-			}
+			d.nextQ[a] = float32(d.support.Mean(d.probs))
 		}
 		p := d.nextP[i*atoms : (i+1)*atoms]
+		best := 0
+		if m != nil {
+			if best = policy.ArgMaxValid(d.nextQ, m[i*d.nAct:(i+1)*d.nAct]); best < 0 {
+				// An observation allowing no action ends its episode: all
+				// mass at 0, as a terminal step uses no bootstrap value.
+				d.support.ProjectTo(p, d.probs, 0, 0)
+				tq[i] = float32(d.support.Mean(p))
+				continue
+			}
+		} else {
+			for a, q := range d.nextQ {
+				if q > d.nextQ[best] {
+					best = a
+				}
+			}
+		}
 		softmaxTo(p, vl[i*row+best*atoms:i*row+(best+1)*atoms])
 		tq[i] = float32(d.support.Mean(p))
 	}

@@ -58,4 +58,8 @@
 //     probability between its two neighbours by floor and distance, one pass
 //     over the atoms (Tianshou forms the same result as a dense N × N
 //     triangular kernel; the tests use that form as the reference).
+//   - Masked envs (env.NewMasked): the networks read "obs.obs", the policy
+//     is policy.Q (greedy and ε-greedy over the allowed actions), and the
+//     target's next action is the best allowed one; an obs_next that allows
+//     none (an episode's end) gets all its mass at 0.
 package categorical

@@ -18,9 +18,11 @@ type network struct {
 
 // buildNet returns the network s and h describe for observations of space,
 // n actions and s.NumAtoms atoms: its output for k observations is the
-// logits [k, n·atoms], each action's atoms contiguous.
+// logits [k, n·atoms], each action's atoms contiguous. For a masked
+// observation space the network reads the real observations only
+// (policy.NewObsNet).
 func buildNet(s Settings, h Head, space env.Space, n int, rng *rand.Rand) (network, error) {
-	box, ok := space.(*env.Box)
+	box, ok := policy.NetSpace(space).(*env.Box)
 	if !ok {
 		return network{}, fmt.Errorf("%w: the network needs a Box observation space, not %v", ErrConfig, space)
 	}
@@ -63,7 +65,7 @@ func buildNet(s Settings, h Head, space env.Space, n int, rng *rand.Rand) (netwo
 			body = append(convs, mlp)
 		}
 		if plain {
-			return network{net: policy.ObsNet{Layer: body}}, nil
+			return network{net: policy.NewObsNet(body, space)}, nil
 		}
 		trunk, in = body, s.Hidden[len(s.Hidden)-1]
 	}
@@ -93,7 +95,7 @@ func buildNet(s Settings, h Head, space env.Space, n int, rng *rand.Rand) (netwo
 	} else {
 		head = stream(nil, out)
 	}
-	nw.net = policy.ObsNet{Layer: nn.Sequential{trunk, head}}
+	nw.net = policy.NewObsNet(nn.Sequential{trunk, head}, space)
 	return nw, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/distribution"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
@@ -37,6 +38,15 @@ type DiscreteSAC struct {
 	returns       algo.QReturns
 	ctp, atp, ntp tensor.Tape
 	negH          []float32
+
+	// Observations of a masked space (env.NewMasked) reach the networks
+	// through in, which reads "obs.obs"; the actor's logits are masked by
+	// the update's and obs_next's action masks.
+	in            policy.Network
+	cIn, aIn, nIn nn.Caller
+	mask, nmask   policy.Mask
+	nextMask      env.ActionMask // finds obs_next allowing no action
+	empty         []bool         // those rows of the last targets
 	stats         map[string]float64
 }
 
@@ -47,13 +57,14 @@ type counters struct {
 // New returns a discrete SAC for an env with the given spaces, its weights
 // and the seed of its policy's random source drawn from rng. It returns an
 // error wrapping ErrConfig for an invalid cfg, and one naming the space for
-// an observation space that is not a Box of one axis or an action space
-// that is not Discrete (a Box among them).
+// an observation space that is not a Box of one axis (or a masked
+// observation space of one, env.NewMasked) or an action space that is not
+// Discrete (a Box among them).
 func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*DiscreteSAC, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	ob, ok := obs.(*env.Box)
+	ob, ok := policy.NetSpace(obs).(*env.Box)
 	if !ok || len(ob.Shape()) != 1 {
 		return nil, fmt.Errorf("%w: the MLPs need a Box observation space of one axis, not %v", ErrConfig, obs)
 	}
@@ -62,7 +73,7 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*DiscreteSAC, error) {
 		return nil, fmt.Errorf("%w: discrete SAC needs a Discrete action space, not %v", ErrConfig, act)
 	}
 	n, k := ob.Shape()[0], int(space.N())
-	s := &DiscreteSAC{cfg: cfg, space: space,
+	s := &DiscreteSAC{cfg: cfg, space: space, in: policy.NewObsNet(nn.Identity, obs),
 		stats: map[string]float64{"loss/actor": 0, "loss/critics": 0, "loss/alpha": 0, "alpha": 0}}
 	var err error
 	if s.alpha, err = actorcritic.NewAlpha(cfg.Temperature, cfg.TargetEntropyRatio*math.Log(float64(k))); err != nil {
@@ -93,7 +104,7 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*DiscreteSAC, error) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	s.polSrc = rand.NewPCG(rng.Uint64(), rng.Uint64())
-	if s.pol, err = policy.NewActor(policy.ObsNet{Layer: s.actor}, policy.CategoricalHead{}, act, rand.New(s.polSrc),
+	if s.pol, err = policy.NewActor(policy.NewObsNet(s.actor, obs), policy.CategoricalHead{}, act, rand.New(s.polSrc),
 		policy.ActorConfig{DeterministicEval: cfg.DeterministicEval}); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
@@ -133,18 +144,28 @@ func (s *DiscreteSAC) Updates() int64 { return s.counters.Updates }
 
 // Preprocess stores in b the n-step returns (algo.QReturns) with the soft
 // target values Σₐ π(a|s′)·minᵢ Q′ᵢ(s′, a) + α·H(π(·|s′)) under
-// "returns".
+// "returns". With action masks (policy.Mask), π(·|s′) covers the allowed
+// actions only, and the value of an s′ that allows none (an episode's last
+// observation) is 0.
 func (s *DiscreteSAC) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
 	return s.returns.Preprocess(b, buf, indices, s.cfg.Gamma, s.cfg.NStep, s.targets)
 }
 
 func (s *DiscreteSAC) targets(dst []float32, next *batch.Batch) error {
 	s.ntp.Reset()
-	obs, err := actorcritic.NextObs(&s.ntp, next)
+	obs, err := s.readObs(&s.nIn, &s.ntp, next, len(dst), "obs_next")
 	if err != nil {
 		return err
 	}
-	if err := s.ndist.SetLogits(&s.ntp, s.actor.Forward(&s.ntp, obs)); err != nil {
+	masks, err := s.allowAny(next, len(dst))
+	if err != nil {
+		return err
+	}
+	logits, err := s.nmask.Logits(&s.ntp, s.actor.Forward(&s.ntp, obs), masks)
+	if err != nil {
+		return fmt.Errorf("discretesac: obs_next: %w", err)
+	}
+	if err := s.ndist.SetLogits(&s.ntp, logits); err != nil {
 		return fmt.Errorf("discretesac: actor on obs_next: %w", err)
 	}
 	q := s.ntp.Minimum(s.tgts[0].Forward(&s.ntp, obs), s.tgts[1].Forward(&s.ntp, obs))
@@ -156,8 +177,54 @@ func (s *DiscreteSAC) targets(dst []float32, next *batch.Batch) error {
 	alpha := float32(s.alpha.Value())
 	for i := range dst {
 		dst[i] = v[i] + alpha*h[i]
+		if s.empty != nil && s.empty[i] {
+			dst[i] = 0
+		}
 	}
 	return nil
+}
+
+// readObs returns the observations of b that the networks take ("obs", or
+// "obs.obs" of a masked space) as a tensor [k, n] on tp.
+func (s *DiscreteSAC) readObs(c *nn.Caller, tp *tensor.Tape, b *batch.Batch, k int, what string) (*tensor.Tensor, error) {
+	t, err := c.Call(tp, s.in, b)
+	if err != nil {
+		return nil, fmt.Errorf("discretesac: %s: %w", what, err)
+	}
+	if t.NDim() != 2 || t.Dim(0) != k {
+		return nil, fmt.Errorf("discretesac: %s of shape %v; want [%d, n]", what, t.Shape(), k)
+	}
+	return t, nil
+}
+
+// allowAny returns next, or, when some of its k action masks allow no
+// action, a batch of its masks with those rows allowing every action
+// (recorded in s.empty, whose targets are then 0) so that the policy's
+// distribution there stays defined.
+func (s *DiscreteSAC) allowAny(next *batch.Batch, k int) (*batch.Batch, error) {
+	s.empty = nil
+	n := int(s.space.N())
+	m, err := s.nextMask.Read(next, k, n)
+	if err != nil {
+		return nil, fmt.Errorf("discretesac: obs_next: %w", err)
+	}
+	if m == nil {
+		return next, nil
+	}
+	d := nd.Data[float32](m)
+	if env.EmptyMaskRow(d, n) < 0 {
+		return next, nil
+	}
+	s.empty = make([]bool, k)
+	for r := range k {
+		if env.EmptyMaskRow(d[r*n:(r+1)*n], n) == 0 {
+			s.empty[r] = true
+			for j := range n {
+				d[r*n+j] = 1
+			}
+		}
+	}
+	return batch.New(batch.KeyObs, batch.MustNew(env.KeyActionMask, m))
 }
 
 // Update makes one step of the critics on b (obs, act and returns), one of
@@ -168,18 +235,15 @@ func (s *DiscreteSAC) targets(dst []float32, next *batch.Batch) error {
 // keys, of other shapes, with actions outside the space, or with an actor
 // whose distribution diverged (NaN parameters).
 func (s *DiscreteSAC) Update(b *batch.Batch) (map[string]float64, error) {
-	s.ctp.Reset()
-	obs, err := actorcritic.ReadObs(&s.ctp, b)
-	if err != nil {
-		return nil, fmt.Errorf("discretesac: %w", err)
-	}
-	if obs.NDim() != 2 {
-		return nil, fmt.Errorf("discretesac: obs of shape %v; want [k, n]", obs.Shape())
-	}
-	k := obs.Dim(0)
 	act, err := s.acts.Read(b, s.space)
 	if err != nil {
 		return nil, fmt.Errorf("discretesac: %w", err)
+	}
+	k := len(act)
+	s.ctp.Reset()
+	obs, err := s.readObs(&s.cIn, &s.ctp, b, k, "obs")
+	if err != nil {
+		return nil, err
 	}
 	ra, err := b.Array(batch.KeyReturns)
 	if err != nil {
@@ -193,11 +257,15 @@ func (s *DiscreteSAC) Update(b *batch.Batch) (map[string]float64, error) {
 		return nil, fmt.Errorf("discretesac: act of %d and returns of shape %v for %d observations", len(act), y.Shape(), k)
 	}
 	s.atp.Reset()
-	aobs, err := actorcritic.ReadObs(&s.atp, b)
+	aobs, err := s.readObs(&s.aIn, &s.atp, b, k, "obs")
 	if err != nil {
-		return nil, fmt.Errorf("discretesac: %w", err)
+		return nil, err
 	}
-	if err := s.dist.SetLogits(&s.atp, s.actor.Forward(&s.atp, aobs)); err != nil {
+	logits, err := s.mask.Logits(&s.atp, s.actor.Forward(&s.atp, aobs), b)
+	if err != nil {
+		return nil, fmt.Errorf("discretesac: obs: %w", err)
+	}
+	if err := s.dist.SetLogits(&s.atp, logits); err != nil {
 		return nil, fmt.Errorf("discretesac: actor: %w", err)
 	}
 	loss := s.ctp.Add(s.ctp.MSE(s.ctp.Gather(s.critics[0].Forward(&s.ctp, obs), 1, act), y),
@@ -205,12 +273,15 @@ func (s *DiscreteSAC) Update(b *batch.Batch) (map[string]float64, error) {
 	s.criticOpt.Step(&s.ctp, loss)
 	s.stats["loss/critics"] = float64(loss.Item())
 
-	// L_π = mean(Σₐ π(a|s)·(α·log π(a|s) − minᵢ Qᵢ(s, a))), the critics held.
+	// L_π = mean(Σₐ π(a|s)·(α·log π(a|s) − minᵢ Qᵢ(s, a))), the critics
+	// held, written as mean(−α·H(π(·|s)) − Σₐ π(a|s)·minᵢ Qᵢ(s, a)) so that
+	// masked actions (π = 0, log π = −Inf) add 0.
 	q := s.atp.Detach(s.atp.Minimum(s.critics[0].Forward(&s.atp, aobs), s.critics[1].Forward(&s.atp, aobs)))
 	alpha := float32(s.alpha.Value())
-	p := s.dist.Probs()
-	al := s.atp.Mean(s.atp.SumAxis(s.atp.Mul(p, s.atp.Sub(s.atp.MulScalar(s.dist.Logits(), alpha), q)), 1, false))
-	h := s.dist.Entropy().Data()
+	ent := s.dist.Entropy()
+	pq := s.atp.SumAxis(s.atp.Mul(s.dist.Probs(), q), 1, false)
+	al := s.atp.Mean(s.atp.Neg(s.atp.Add(s.atp.MulScalar(ent, alpha), pq)))
+	h := ent.Data()
 	if cap(s.negH) < len(h) {
 		s.negH = make([]float32, len(h))
 	}

@@ -37,4 +37,9 @@
 //     values, not actorcritic.QCritics of (s, a), so the two are held here.
 //   - The α loss uses the exact entropy H(s) where SAC uses −log π of a
 //     sample, as Tianshou does.
+//   - Masked envs (env.NewMasked): the networks read "obs.obs" and the
+//     actor's logits are masked (policy.Mask) when acting, in the update
+//     and at obs_next, so π, its entropy and the soft value cover the
+//     allowed actions only; the actor's loss is written as
+//     −α·H − Σₐ π·Q so that forbidden actions add 0 rather than 0·(−Inf).
 package discretesac

@@ -55,18 +55,15 @@ type FQF struct {
 	at           []float32      // F⁻¹(τᵢ) of the taken actions
 }
 
-// obsCaller reads the observations of a batch as a tensor.
-type obsCaller struct{ c nn.Caller }
-
-var obsInputs = []string{batch.KeyObs}
-
-type obsModel struct{}
-
-func (obsModel) Inputs() []string                                         { return obsInputs }
-func (obsModel) Call(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return in[0] }
+// obsCaller reads the observations of a batch as a tensor: "obs", or
+// "obs.obs" of a masked observation space (quantile.Input).
+type obsCaller struct {
+	c  nn.Caller
+	in policy.Network
+}
 
 func (o *obsCaller) get(tp *tensor.Tape, b *batch.Batch, k int, what string) (*tensor.Tensor, error) {
-	obs, err := o.c.Call(tp, obsModel{}, b)
+	obs, err := o.c.Call(tp, o.in, b)
 	if err != nil {
 		return nil, fmt.Errorf("fqf: %s: %w", what, err)
 	}
@@ -77,7 +74,8 @@ func (o *obsCaller) get(tp *tensor.Tape, b *batch.Batch, k int, what string) (*t
 }
 
 // New returns an FQF for an env with the given spaces: observations a Box
-// of one axis, actions Discrete. The networks' initial weights (the
+// of one axis (or a masked observation space of one, env.NewMasked),
+// actions Discrete. The networks' initial weights (the
 // proposal network's Xavier-uniform with gain 0.01 and zero bias, as
 // Tianshou's) and the seed of the policy's random source are drawn from
 // rng.
@@ -92,7 +90,7 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*FQF, error) {
 	if err != nil {
 		return nil, err
 	}
-	box, ok := obs.(*env.Box)
+	box, ok := policy.NetSpace(obs).(*env.Box)
 	if !ok || len(box.Shape()) != 1 {
 		return nil, fmt.Errorf("%w: the MLP needs a Box observation space of one axis, not %v", ErrConfig, obs)
 	}
@@ -116,6 +114,8 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*FQF, error) {
 	frac.Bias.Fill(0)
 	cfg.Hidden, cfg.HeadHidden = slices.Clone(cfg.Hidden), slices.Clone(cfg.HeadHidden)
 	f := &FQF{cfg: cfg, net: net, target: target, frac: frac, fracPs: frac.Params(), cum: tensor.New(n, n)}
+	f.obs.in = quantile.Input(obs)
+	f.nextObs.in = f.obs.in
 	for j, c := 0, f.cum.Data(); j < n; j++ {
 		for i := j; i < n; i++ {
 			c[j*n+i] = 1
@@ -153,7 +153,7 @@ func qValues(tp *tensor.Tape, p, z *tensor.Tensor) *tensor.Tensor {
 // fractions of the online networks.
 type actor struct{ f *FQF }
 
-func (a actor) Inputs() []string  { return obsInputs }
+func (a actor) Inputs() []string  { return a.f.obs.in.Inputs() }
 func (a actor) Params() nn.Params { return a.f.actPs }
 
 func (a actor) Call(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
@@ -198,6 +198,9 @@ func (f *FQF) Schedule(envSteps int64) { f.core.Schedule(envSteps) }
 // chosen by the online networks' Q-values with Double, else by the
 // target's.
 //
+// When the next observations carry action masks (env.ActionMask), the next
+// action is the best allowed one (quantile.Core.GreedyNext).
+//
 // It returns an error if the networks cannot take the stored observations
 // or if b holds no obs_next for the windows' last steps.
 func (f *FQF) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
@@ -226,7 +229,11 @@ func (f *FQF) targets(dst []float32, next *batch.Batch) error {
 	if f.cfg.Double {
 		chooser = online
 	}
-	quantile.PickTo(dst, z, f.core.Greedy(qValues(tp, p, chooser)))
+	acts, err := f.core.GreedyNext(qValues(tp, p, chooser), next)
+	if err != nil {
+		return err
+	}
+	quantile.PickTo(dst, z, acts)
 	return nil
 }
 

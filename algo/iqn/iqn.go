@@ -43,23 +43,21 @@ type IQN struct {
 	nextObs   obsCaller
 }
 
-// obsCaller reads the observations of a batch as a tensor.
-type obsCaller struct{ c nn.Caller }
-
-var obsInputs = []string{batch.KeyObs}
-
-type obsModel struct{}
-
-func (obsModel) Inputs() []string                                         { return obsInputs }
-func (obsModel) Call(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return in[0] }
+// obsCaller reads the observations of a batch as a tensor: "obs", or
+// "obs.obs" of a masked observation space (quantile.Input).
+type obsCaller struct {
+	c  nn.Caller
+	in policy.Network
+}
 
 // get returns b's observations [k, In] on tp.
 func (o *obsCaller) get(tp *tensor.Tape, b *batch.Batch) (*tensor.Tensor, error) {
-	return o.c.Call(tp, obsModel{}, b)
+	return o.c.Call(tp, o.in, b)
 }
 
 // New returns an IQN for an env with the given spaces: observations a Box
-// of one axis, actions Discrete. The networks' initial weights and the
+// of one axis (or a masked observation space of one, env.NewMasked),
+// actions Discrete. The networks' initial weights and the
 // seeds of the policy's and the fractions' random sources are drawn from
 // rng.
 //
@@ -73,7 +71,7 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*IQN, error) {
 	if err != nil {
 		return nil, err
 	}
-	box, ok := obs.(*env.Box)
+	box, ok := policy.NetSpace(obs).(*env.Box)
 	if !ok || len(box.Shape()) != 1 {
 		return nil, fmt.Errorf("%w: the MLP needs a Box observation space of one axis, not %v", ErrConfig, obs)
 	}
@@ -92,6 +90,8 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*IQN, error) {
 	}
 	cfg.Hidden, cfg.HeadHidden = slices.Clone(cfg.Hidden), slices.Clone(cfg.HeadHidden)
 	q := &IQN{cfg: cfg, net: net, target: target}
+	q.obs.in = quantile.Input(obs)
+	q.nextObs.in = q.obs.in
 	if q.core, err = quantile.NewCore("iqn", cfg.Common, net.Params(), tps, actor{q}, space, rng, ErrConfig); err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*IQN, error) {
 // on and SampleSize while it is off.
 type actor struct{ q *IQN }
 
-func (a actor) Inputs() []string  { return obsInputs }
+func (a actor) Inputs() []string  { return a.q.obs.in.Inputs() }
 func (a actor) Params() nn.Params { return a.q.net.Params() }
 
 func (a actor) Call(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
@@ -151,6 +151,9 @@ func (q *IQN) Schedule(envSteps int64) { q.core.Schedule(envSteps) }
 // network's quantiles at OnlineSampleSize fractions with Double, else by
 // the target's.
 //
+// When the next observations carry action masks (env.ActionMask), the next
+// action is the best allowed one (quantile.Core.GreedyNext).
+//
 // It returns an error if the networks cannot take the stored observations
 // or if b holds no obs_next for the windows' last steps.
 func (q *IQN) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
@@ -181,7 +184,10 @@ func (q *IQN) targets(dst []float32, next *batch.Batch) error {
 	if q.target != nil && q.cfg.Double {
 		chooser = q.net.Quantiles(tp, q.net.Feature(tp, obs), q.next.Uniform(tp, q.rng, k, q.cfg.OnlineSampleSize))
 	}
-	acts := q.core.Greedy(tp.MeanAxis(chooser, 1, false))
+	acts, err := q.core.GreedyNext(tp.MeanAxis(chooser, 1, false), next)
+	if err != nil {
+		return err
+	}
 	quantile.PickTo(dst, z, acts)
 	return nil
 }

@@ -14,10 +14,11 @@ import (
 // unit j·A + a is quantile j of action a). It is an nn.Model with the
 // single input "obs" whose output is the quantile values.
 type Net struct {
-	MLP   *nn.MLP
-	n     int
-	a     int
-	shape [3]int // Reshape's argument, kept here so that it does not escape per call
+	MLP    *nn.MLP
+	n      int
+	a      int
+	shape  [3]int   // Reshape's argument, kept here so that it does not escape per call
+	inputs []string // nil: obsInputs
 }
 
 // NewNet returns the network of QR-DQN for observations of in numbers, n
@@ -39,8 +40,14 @@ func (m *Net) Params() nn.Params { return m.MLP.Params() }
 
 var obsInputs = []string{batch.KeyObs}
 
-// Inputs returns ["obs"].
-func (m *Net) Inputs() []string { return obsInputs }
+// Inputs returns ["obs"], or ["obs.obs"] in a QRDQN for a masked
+// observation space.
+func (m *Net) Inputs() []string {
+	if m.inputs != nil {
+		return m.inputs
+	}
+	return obsInputs
+}
 
 // Call returns the quantile values [k, N, A] of the observations in[0].
 func (m *Net) Call(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {

@@ -41,7 +41,8 @@ type QRDQN struct {
 }
 
 // New returns a QR-DQN for an env with the given spaces: observations a
-// Box of one axis, actions Discrete. The networks' initial weights and the
+// Box of one axis (or a masked observation space of one, env.NewMasked),
+// actions Discrete. The networks' initial weights and the
 // seed of the policy's random source are drawn from rng.
 //
 // New returns an error wrapping ErrConfig for an invalid cfg, an action space
@@ -54,7 +55,7 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*QRDQN, error) {
 	if err != nil {
 		return nil, err
 	}
-	box, ok := obs.(*env.Box)
+	box, ok := policy.NetSpace(obs).(*env.Box)
 	if !ok || len(box.Shape()) != 1 {
 		return nil, fmt.Errorf("%w: the MLP needs a Box observation space of one axis, not %v", ErrConfig, obs)
 	}
@@ -63,12 +64,15 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*QRDQN, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
+	inputs := quantile.Input(obs).Inputs()
+	net.inputs = inputs
 	var target *Net
 	var tps nn.Params
 	if cfg.Target() {
 		if target, err = NewNet(in, cfg.Hidden, cfg.NumQuantiles, nAct, rng); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
+		target.inputs = inputs
 		tps = target.Params()
 	}
 	cfg.Hidden = slices.Clone(cfg.Hidden)
@@ -117,7 +121,9 @@ func (q *QRDQN) Schedule(envSteps int64) { q.core.Schedule(envSteps) }
 // [B, N] of the sampled transitions: Gₜ,ⱼ = Σ γᵏ rₜ₊ₖ + γᵐ·Z′ⱼ, with Z′ the
 // target network's quantiles (the online network's without one) of the
 // next action, chosen by the online network's mean with Double, else by
-// the target's.
+// the target's. When the next observations carry action masks
+// (env.ActionMask), the next action is the best allowed one, and the
+// targets of one that allows none are the discounted rewards alone.
 //
 // It returns an error if the networks cannot take the stored observations
 // or if b holds no obs_next for the windows' last steps.
@@ -151,7 +157,10 @@ func (q *QRDQN) targets(dst []float32, next *batch.Batch) error {
 	if q.cfg.Double {
 		chooser = online
 	}
-	acts := q.core.Greedy(q.ntp.MeanAxis(chooser, 1, false))
+	acts, err := q.core.GreedyNext(q.ntp.MeanAxis(chooser, 1, false), next)
+	if err != nil {
+		return err
+	}
 	quantile.PickTo(dst, values, acts)
 	return nil
 }

@@ -66,6 +66,7 @@ type Core struct {
 	wN       *nd.Array
 	gather   []int
 	greedy   []int
+	nextMask env.ActionMask // action masks of obs_next
 	prios    []float64
 	stats    map[string]float64
 }
@@ -216,12 +217,40 @@ func (c *Core) Greedy(q *tensor.Tensor) []int {
 	return c.greedy
 }
 
+// GreedyNext returns, like Greedy, the action of largest value in each row
+// of q [k, A], the Q-values of the next observations in next; when they
+// carry action masks (env.ActionMask), the best allowed action, or −1 for
+// an observation that allows none (the last of an episode).
+//
+// It returns an error for a mask that is not [k, A].
+func (c *Core) GreedyNext(q *tensor.Tensor, next *batch.Batch) ([]int, error) {
+	k := q.Dim(0)
+	mask, err := c.nextMask.Read(next, k, c.nAct)
+	if err != nil {
+		return nil, fmt.Errorf("%s: obs_next: %w", c.name, err)
+	}
+	if mask == nil {
+		return c.Greedy(q), nil
+	}
+	c.greedy = slices.Grow(c.greedy[:0], k)[:k]
+	qv, m := q.Data(), nd.Data[float32](mask)
+	for i := range c.greedy {
+		c.greedy[i] = policy.ArgMaxValid(qv[i*c.nAct:(i+1)*c.nAct], m[i*c.nAct:(i+1)*c.nAct])
+	}
+	return c.greedy, nil
+}
+
 // PickTo stores in dst [k·M] the quantile values of z [k, M, A] of the
-// actions acts, row after row: the target quantiles of Preprocess.
+// actions acts, row after row: the target quantiles of Preprocess. A row
+// whose action is −1 (GreedyNext: nothing allowed) gets zeros.
 func PickTo(dst []float32, z *tensor.Tensor, acts []int) {
 	k, m, a := z.Dim(0), z.Dim(1), z.Dim(2)
 	v := z.Data()
 	for i := range k {
+		if acts[i] < 0 {
+			clear(dst[i*m : (i+1)*m])
+			continue
+		}
 		for j := range m {
 			dst[i*m+j] = v[(i*m+j)*a+acts[i]]
 		}

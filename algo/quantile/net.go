@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
+	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
 
@@ -76,6 +78,11 @@ func (m *ImplicitNet) Quantiles(tp *tensor.Tape, feat, tau *tensor.Tensor) *tens
 	phi := tp.ReLU(m.Embed.Forward(tp, tp.Cosines(tau, m.cosines))) // [k, S, d]
 	return m.Head.Forward(tp, tp.Mul(tp.Unsqueeze(feat, 1), phi))
 }
+
+// Input returns the network that reads the observations of space as they
+// are, for a quantile network to take: "obs.obs" of a masked observation
+// space (env.NewMasked), "obs" otherwise (policy.NewObsNet).
+func Input(space env.Space) policy.Network { return policy.NewObsNet(nn.Identity, space) }
 
 // Const is a constant tensor on a tape in memory it keeps between calls:
 // asking for the same shape again allocates nothing. The zero value is ready
