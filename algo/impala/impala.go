@@ -412,7 +412,17 @@ type actor struct {
 	unrolls int64 // sent so far
 	tp      tensor.Tape
 	take    batch.Batch
-	act     []float32
+
+	// Scratch of row: the network's input (the taken observations) and
+	// the row sent, over the slices below and the arrays rowCols
+	// (observations, next observations, actions).
+	in, out      *batch.Batch
+	obsIn, actIn *nd.Array
+	rowCols      [3]*nd.Array
+	act, logp    []float32
+	actT         *tensor.Tensor
+	rews, sum    []float64
+	terms, conts []bool
 }
 
 func newActor(cfg Config, s Setup, i int, obs, act env.Space, seed uint64) (*actor, error) {
@@ -516,7 +526,9 @@ func (a *actor) held(cs *counters) bool {
 }
 
 // row turns the collected unroll into one row of the shard, with the
-// behaviour policy's log-probabilities of its actions.
+// behaviour policy's log-probabilities of its actions. The row is the
+// actor's scratch, rewritten by the next call: the shard copies what it
+// adds (it has no journal whose acknowledgements would hand the row back).
 func (a *actor) row() (*batch.Batch, error) {
 	idx := a.local.SampleIndices(0, nil)
 	t := len(idx)
@@ -526,83 +538,84 @@ func (a *actor) row() (*batch.Batch, error) {
 	if err := a.local.TakeTo(&a.take, idx); err != nil {
 		return nil, err
 	}
-	obs, err := a.take.Array(batch.KeyObs)
-	if err != nil {
-		return nil, err
-	}
-	actA, err := a.take.Array(batch.KeyAct)
-	if err != nil {
-		return nil, err
-	}
-	acts, err := float64s(actA, nil)
-	if err != nil {
-		return nil, err
-	}
-	a.act = a.act[:0]
-	for _, x := range acts {
-		a.act = append(a.act, float32(x))
-	}
-	tp := &a.tp
-	tp.Reset()
-	d, err := a.net.Dist(tp, batch.MustNew(batch.KeyObs, obs))
-	if err != nil {
-		return nil, err
-	}
-	actT, err := tensor.FromSlice(a.act, t)
-	if err != nil {
-		return nil, err
-	}
-	logp := append([]float32(nil), d.LogProb(actT).Data()...)
-	rew := slices64(a.local.Rew(), idx)
-	terms, conts := make([]bool, t), make([]bool, t)
-	sum := 0.0
-	for k, g := range idx {
-		terms[k] = a.local.Terminated()[g]
-		conts[k] = !a.local.Done()[g] && k < t-1
-		sum += rew[k]
-	}
-	one := func(key string) (*nd.Array, error) {
+	var cols [3]*nd.Array
+	for k, key := range [...]string{batch.KeyObs, batch.KeyObsNext, batch.KeyAct} {
 		x, err := a.take.Array(key)
 		if err != nil {
 			return nil, err
 		}
-		x = x.Copy()
-		return x.Reshape(append([]int{1}, x.Shape()...)...)
+		cols[k] = x
 	}
-	o, err := one(batch.KeyObs)
+	if a.out == nil {
+		if err := a.newRow(cols); err != nil {
+			return nil, err
+		}
+	}
+	if err := nd.CopyTo(a.actIn, cols[2]); err != nil {
+		return nil, fmt.Errorf("impala: %s: %w", batch.KeyAct, err)
+	}
+	if a.obsIn != cols[0] {
+		if err := a.in.Set(batch.KeyObs, cols[0]); err != nil {
+			return nil, err
+		}
+		a.obsIn = cols[0]
+	}
+	tp := &a.tp
+	tp.Reset()
+	d, err := a.net.Dist(tp, a.in)
 	if err != nil {
 		return nil, err
 	}
-	on, err := one(batch.KeyObsNext)
-	if err != nil {
-		return nil, err
-	}
-	ac, err := one(batch.KeyAct)
-	if err != nil {
-		return nil, err
-	}
-	mk := func(v any) *nd.Array {
-		x, _ := nd.New(v)
-		y, _ := x.Reshape(1, t)
-		return y
-	}
-	return batch.New(batch.KeyObs, o, batch.KeyObsNext, on, batch.KeyAct, ac,
-		batch.KeyRew, []float64{sum}, batch.KeyTerminated, []bool{false}, batch.KeyTruncated, []bool{false},
-		KeyRews, mk(rew), KeyLogP, mk(logp), KeyTerms, mk(terms), KeyConts, mk(conts))
-}
-
-func slices64(src []float64, idx []int) []float64 {
-	out := make([]float64, len(idx))
+	copy(a.logp, d.LogProb(a.actT).Data())
+	rew, term, done := a.local.Rew(), a.local.Terminated(), a.local.Done()
+	sum := 0.0
 	for k, g := range idx {
-		out[k] = src[g]
+		a.rews[k] = rew[g]
+		a.terms[k] = term[g]
+		a.conts[k] = !done[g] && k < t-1
+		sum += rew[g]
 	}
-	return out
+	a.sum[0] = sum
+	for k, dst := range a.rowCols {
+		if err := nd.CopyTo(dst, cols[k]); err != nil {
+			return nil, fmt.Errorf("impala: unroll row: %w", err)
+		}
+	}
+	return a.out, nil
 }
 
-func float64s(a *nd.Array, dst []float64) ([]float64, error) {
-	f, err := a.AsType(nd.Float64)
-	if err != nil {
-		return dst, err
+// newRow makes the actor's row for unrolls whose observations, next
+// observations and actions have the shapes of cols.
+func (a *actor) newRow(cols [3]*nd.Array) error {
+	t := a.cfg.Unroll
+	for k, x := range cols {
+		a.rowCols[k] = nd.Zeros(x.DType(), append([]int{1}, x.Shape()...)...)
 	}
-	return append(dst[:0], nd.ToSlice[float64](f)...), nil
+	a.act, a.logp = make([]float32, t), make([]float32, t)
+	a.rews, a.sum = make([]float64, t), make([]float64, 1)
+	a.terms, a.conts = make([]bool, t), make([]bool, t)
+	var errs [7]error
+	var rews, logp, terms, conts, sum *nd.Array
+	a.actIn, errs[0] = nd.FromSlice(a.act, t)
+	a.actT, errs[1] = tensor.FromSlice(a.act, t)
+	rews, errs[2] = nd.FromSlice(a.rews, 1, t)
+	logp, errs[3] = nd.FromSlice(a.logp, 1, t)
+	terms, errs[4] = nd.FromSlice(a.terms, 1, t)
+	conts, errs[5] = nd.FromSlice(a.conts, 1, t)
+	sum, errs[6] = nd.FromSlice(a.sum, 1)
+	if err := errors.Join(errs[:]...); err != nil {
+		return fmt.Errorf("impala: unroll row: %w", err)
+	}
+	in, err := batch.New(batch.KeyObs, cols[0])
+	if err != nil {
+		return err
+	}
+	out, err := batch.New(batch.KeyObs, a.rowCols[0], batch.KeyObsNext, a.rowCols[1], batch.KeyAct, a.rowCols[2],
+		batch.KeyRew, sum, batch.KeyTerminated, []bool{false}, batch.KeyTruncated, []bool{false},
+		KeyRews, rews, KeyLogP, logp, KeyTerms, terms, KeyConts, conts)
+	if err != nil {
+		return err
+	}
+	a.in, a.obsIn, a.out = in, cols[0], out
+	return nil
 }
