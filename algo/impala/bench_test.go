@@ -29,8 +29,20 @@ func BenchmarkLearnerUpdate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	u, t := cfg.BatchSize, cfg.Unroll
-	rng := rand.New(rand.NewPCG(3, 4))
+	bt := unrollBatch(b, cfg.BatchSize, cfg.Unroll, rand.New(rand.NewPCG(3, 4)))
+	cputime.Measure(b, func() {
+		if _, err := l.Update(bt); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// unrollBatch returns a batch of u unrolls of t CartPole-shaped steps as the
+// learner samples it: random observations and actions, rewards of 1,
+// episodes terminating with probability 1/25 per step, behaviour
+// log-probabilities near log ½.
+func unrollBatch(tb testing.TB, u, t int, rng *rand.Rand) *batch.Batch {
+	tb.Helper()
 	f32 := func(n int) []float32 {
 		x := make([]float32, n)
 		for i := range x {
@@ -41,10 +53,10 @@ func BenchmarkLearnerUpdate(b *testing.B) {
 	arr := func(v any, shape ...int) *nd.Array {
 		a, err := nd.New(v)
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		if a, err = a.Reshape(shape...); err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		return a
 	}
@@ -55,13 +67,8 @@ func BenchmarkLearnerUpdate(b *testing.B) {
 		terms[i] = rng.IntN(25) == 0
 		conts[i] = !terms[i] && i%t < t-1
 	}
-	bt := batch.MustNew(batch.KeyObs, arr(f32(u*t*4), u, t, 4), batch.KeyObsNext, arr(f32(u*t*4), u, t, 4),
+	return batch.MustNew(batch.KeyObs, arr(f32(u*t*4), u, t, 4), batch.KeyObsNext, arr(f32(u*t*4), u, t, 4),
 		batch.KeyAct, arr(acts, u, t), batch.KeyRew, make([]float64, u), batch.KeyTerminated, make([]bool, u),
 		batch.KeyTruncated, make([]bool, u), impala.KeyRews, arr(rews, u, t), impala.KeyLogP, arr(logp, u, t),
 		impala.KeyTerms, arr(terms, u, t), impala.KeyConts, arr(conts, u, t))
-	cputime.Measure(b, func() {
-		if _, err := l.Update(bt); err != nil {
-			b.Fatal(err)
-		}
-	})
 }

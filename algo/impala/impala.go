@@ -34,20 +34,36 @@ const (
 
 // Learner is IMPALA's learner: an actor-critic network trained on batches
 // of unrolls with V-trace. It is driven by one goroutine at a time.
+//
+// An update copies the batch's columns into scratch memory that the learner
+// keeps while the batch shape stays the same, so that updates on batches of
+// one shape allocate nothing after the first.
 type Learner struct {
 	cfg   Config
 	Net   *actorcritic.Net
 	Actor *policy.Actor
 	opt   *actorcritic.Optimizer
 	tp    tensor.Tape
+	vtp   tensor.Tape // without gradients: values of the next observations
 	space env.Space
 
 	updates int64
 	stats   map[string]float64
-	// scratch, float64 per step
-	values, next, rews, logRho, vs, adv []float64
-	terms, conts                        []bool
-	act, vs32, adv32                    []float32
+
+	// Scratch for batches of the shape of obsRows, [unrolls, steps, …].
+	// obsRows and obsIn ([unrolls·steps, …], in the batch in) view the
+	// same memory, which holds the observations, then the next ones.
+	obsRows, obsIn *nd.Array
+	in             *batch.Batch
+	// Columns, one value per step, and their [unrolls, steps] views.
+	act                   []float32
+	rews, logRho          []float64
+	terms, conts          []bool
+	actA, rewsA, logRhoA  *nd.Array
+	termsA, contsA        *nd.Array
+	values, next, vs, adv []float64
+	vs32, adv32           []float32
+	actT, vsT, advT       *tensor.Tensor
 }
 
 // NewLearner returns a learner for an env with the given spaces, its
@@ -71,8 +87,10 @@ func NewLearner(cfg Config, obs, act env.Space, rng *rand.Rand) (*Learner, error
 	if err != nil {
 		return nil, err
 	}
-	return &Learner{cfg: cfg, Net: net, Actor: pol, opt: opt, space: act,
-		stats: map[string]float64{"loss": 0, "actor_loss": 0, "vf_loss": 0, "entropy": 0}}, nil
+	l := &Learner{cfg: cfg, Net: net, Actor: pol, opt: opt, space: act,
+		stats: map[string]float64{"loss": 0, "actor_loss": 0, "vf_loss": 0, "entropy": 0}}
+	l.vtp.SetGradEnabled(false)
+	return l, nil
 }
 
 // Updates returns the number of gradient steps taken.
@@ -80,107 +98,146 @@ func (l *Learner) Updates() int64 { return l.updates }
 
 type entropic interface{ Entropy() *tensor.Tensor }
 
-// flat returns key's array of b reshaped from [B, T, …] to [B·T, …].
-func flat(b *batch.Batch, key string) (*nd.Array, error) {
+// column returns key's array of b after checking that it is [unrolls, steps].
+func column(b *batch.Batch, key string, unrolls, steps int) (*nd.Array, error) {
 	a, err := b.Array(key)
 	if err != nil {
 		return nil, fmt.Errorf("impala: %w", err)
 	}
-	sh := a.Shape()
-	if len(sh) < 2 {
-		return nil, fmt.Errorf("impala: %s of shape %v, want [unrolls, steps, …]", key, sh)
+	if a.Ndim() != 2 || a.Dim(0) != unrolls || a.Dim(1) != steps {
+		return nil, fmt.Errorf("impala: %s of shape %v in a batch of %d unrolls of %d steps", key, a.Shape(), unrolls, steps)
 	}
-	out, err := a.Reshape(append([]int{sh[0] * sh[1]}, sh[2:]...)...)
-	if err != nil {
-		return nil, fmt.Errorf("impala: %s: %w", key, err)
-	}
-	return out, nil
+	return a, nil
 }
 
-func float64s(a *nd.Array, dst []float64) ([]float64, error) {
-	f, err := a.AsType(nd.Float64)
-	if err != nil {
-		return dst, err
+// sameShape reports whether a and b have the same shape.
+func sameShape(a, b *nd.Array) bool {
+	if a.Ndim() != b.Ndim() {
+		return false
 	}
-	return append(dst[:0], nd.ToSlice[float64](f)...), nil
+	for i := range a.Ndim() {
+		if a.Dim(i) != b.Dim(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// fit makes the scratch fit batches whose observations have obs's shape,
+// [unrolls, steps, …]; it keeps the scratch it has for that shape.
+func (l *Learner) fit(obs *nd.Array) error {
+	if obs.Ndim() < 2 {
+		return fmt.Errorf("impala: %s of shape %v, want [unrolls, steps, …]", batch.KeyObs, obs.Shape())
+	}
+	if l.obsRows != nil && sameShape(l.obsRows, obs) {
+		return nil
+	}
+	sh := obs.Shape()
+	unrolls, steps := sh[0], sh[1]
+	n := unrolls * steps
+	buf := make([]float32, obs.Size())
+	rows, err := nd.FromSlice(buf, sh...)
+	if err != nil {
+		return fmt.Errorf("impala: %w", err)
+	}
+	flat, err := nd.FromSlice(buf, append([]int{n}, sh[2:]...)...)
+	if err != nil {
+		return fmt.Errorf("impala: %w", err)
+	}
+	in, err := batch.New(batch.KeyObs, flat)
+	if err != nil {
+		return fmt.Errorf("impala: %w", err)
+	}
+	l.act, l.rews, l.logRho = make([]float32, n), make([]float64, n), make([]float64, n)
+	l.terms, l.conts = make([]bool, n), make([]bool, n)
+	l.values, l.next, l.vs, l.adv = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	l.vs32, l.adv32 = make([]float32, n), make([]float32, n)
+	var errs [5]error
+	l.actA, errs[0] = nd.FromSlice(l.act, unrolls, steps)
+	l.rewsA, errs[1] = nd.FromSlice(l.rews, unrolls, steps)
+	l.logRhoA, errs[2] = nd.FromSlice(l.logRho, unrolls, steps)
+	l.termsA, errs[3] = nd.FromSlice(l.terms, unrolls, steps)
+	l.contsA, errs[4] = nd.FromSlice(l.conts, unrolls, steps)
+	if err := errors.Join(errs[:]...); err != nil {
+		return fmt.Errorf("impala: %w", err)
+	}
+	l.actT = tensor.MustFromSlice(l.act, n)
+	l.vsT = tensor.MustFromSlice(l.vs32, n)
+	l.advT = tensor.MustFromSlice(l.adv32, n)
+	l.obsRows, l.obsIn, l.in = rows, flat, in
+	return nil
+}
+
+// read copies the columns of b, an unroll batch of the scratch's shape,
+// into the scratch; observations are left to Update.
+func (l *Learner) read(b *batch.Batch) error {
+	unrolls, steps := l.obsRows.Dim(0), l.obsRows.Dim(1)
+	for _, c := range [...]struct {
+		key string
+		dst *nd.Array
+	}{{batch.KeyAct, l.actA}, {KeyRews, l.rewsA}, {KeyLogP, l.logRhoA}, {KeyTerms, l.termsA}, {KeyConts, l.contsA}} {
+		a, err := column(b, c.key, unrolls, steps)
+		if err != nil {
+			return err
+		}
+		if err := nd.CopyTo(c.dst, a); err != nil {
+			return fmt.Errorf("impala: %s: %w", c.key, err)
+		}
+	}
+	return nil
 }
 
 // Update takes one gradient step on b, whose rows are unrolls (see the
 // package's Invariants), and returns the loss and its terms, a map owned by
 // the learner.
 func (l *Learner) Update(b *batch.Batch) (map[string]float64, error) {
-	obs, err := flat(b, batch.KeyObs)
-	if err != nil {
-		return nil, err
-	}
-	next, err := flat(b, batch.KeyObsNext)
-	if err != nil {
-		return nil, err
-	}
-	actA, err := flat(b, batch.KeyAct)
-	if err != nil {
-		return nil, err
-	}
-	ra, err := b.Array(KeyRews)
+	obs, err := b.Array(batch.KeyObs)
 	if err != nil {
 		return nil, fmt.Errorf("impala: %w", err)
 	}
-	unrolls, steps := ra.Shape()[0], ra.Shape()[1]
+	next, err := b.Array(batch.KeyObsNext)
+	if err != nil {
+		return nil, fmt.Errorf("impala: %w", err)
+	}
+	if !sameShape(next, obs) {
+		return nil, fmt.Errorf("impala: %s of shape %v and %s of shape %v", batch.KeyObs, obs.Shape(), batch.KeyObsNext, next.Shape())
+	}
+	if err := l.fit(obs); err != nil {
+		return nil, err
+	}
+	if err := l.read(b); err != nil {
+		return nil, err
+	}
+	unrolls, steps := obs.Dim(0), obs.Dim(1)
 	n := unrolls * steps
-	acts, err := float64s(actA, nil)
-	if err != nil {
-		return nil, err
-	}
-	l.act = l.act[:0]
-	for _, a := range acts {
-		l.act = append(l.act, float32(a))
-	}
-	if l.rews, err = float64s(ra, l.rews); err != nil {
-		return nil, err
-	}
-	la, err := b.Array(KeyLogP)
-	if err != nil {
-		return nil, fmt.Errorf("impala: %w", err)
-	}
-	if l.logRho, err = float64s(la, l.logRho); err != nil {
-		return nil, err
-	}
-	ta, err := b.Array(KeyTerms)
-	if err != nil {
-		return nil, fmt.Errorf("impala: %w", err)
-	}
-	ca, err := b.Array(KeyConts)
-	if err != nil {
-		return nil, fmt.Errorf("impala: %w", err)
-	}
-	l.terms, l.conts = nd.ToSlice[bool](ta), nd.ToSlice[bool](ca)
-	if len(l.act) != n || len(l.rews) != n || len(l.logRho) != n || len(l.terms) != n || len(l.conts) != n {
-		return nil, fmt.Errorf("impala: an unroll batch of %d × %d steps with columns of other lengths", unrolls, steps)
-	}
 
+	// V of the next observations, read out before the observations take
+	// their place in the network's input.
+	if err := nd.CopyTo(l.obsRows, next); err != nil {
+		return nil, fmt.Errorf("impala: %s: %w", batch.KeyObsNext, err)
+	}
+	l.vtp.Reset()
+	vn, err := l.Net.Value(&l.vtp, l.in)
+	if err != nil {
+		return nil, err
+	}
+	for k, x := range vn.Data() {
+		l.next[k] = float64(x)
+	}
+	if err := nd.CopyTo(l.obsRows, obs); err != nil {
+		return nil, fmt.Errorf("impala: %s: %w", batch.KeyObs, err)
+	}
 	tp := &l.tp
 	tp.Reset()
-	d, v, err := l.Net.DistValue(tp, batch.MustNew(batch.KeyObs, obs))
+	d, v, err := l.Net.DistValue(tp, l.in)
 	if err != nil {
 		return nil, err
 	}
-	actT, err := tensor.FromSlice(l.act, n)
-	if err != nil {
-		return nil, err
-	}
-	logp := d.LogProb(actT)
-	vn, err := l.Net.Value(tp, batch.MustNew(batch.KeyObs, next))
-	if err != nil {
-		return nil, err
-	}
-	l.values, l.next = l.values[:0], l.next[:0]
+	logp := d.LogProb(l.actT)
 	for k, x := range v.Data() {
-		l.values = append(l.values, float64(x))
-		l.next = append(l.next, float64(vn.Data()[k]))
+		l.values[k] = float64(x)
 		l.logRho[k] = float64(logp.Data()[k]) - l.logRho[k]
 	}
-	l.vs = append(l.vs[:0], make([]float64, n)...)
-	l.adv = append(l.adv[:0], make([]float64, n)...)
 	for u := range unrolls {
 		s := u * steps
 		e := s + steps
@@ -191,21 +248,12 @@ func (l *Learner) Update(b *batch.Batch) (map[string]float64, error) {
 			return nil, err
 		}
 	}
-	l.vs32, l.adv32 = l.vs32[:0], l.adv32[:0]
 	for k := range n {
-		l.vs32 = append(l.vs32, float32(l.vs[k]))
-		l.adv32 = append(l.adv32, float32(l.adv[k]))
+		l.vs32[k] = float32(l.vs[k])
+		l.adv32[k] = float32(l.adv[k])
 	}
-	vsT, err := tensor.FromSlice(l.vs32, n)
-	if err != nil {
-		return nil, err
-	}
-	advT, err := tensor.FromSlice(l.adv32, n)
-	if err != nil {
-		return nil, err
-	}
-	actorLoss := tp.Neg(tp.Mean(tp.Mul(logp, advT)))
-	vfLoss := tp.MSE(v, vsT)
+	actorLoss := tp.Neg(tp.Mean(tp.Mul(logp, l.advT)))
+	vfLoss := tp.MSE(v, l.vsT)
 	ent := tp.Mean(d.(entropic).Entropy())
 	loss := tp.Add(actorLoss, tp.MulScalar(vfLoss, float32(l.cfg.VFCoef)))
 	if l.cfg.EntCoef != 0 {
@@ -364,7 +412,17 @@ type actor struct {
 	unrolls int64 // sent so far
 	tp      tensor.Tape
 	take    batch.Batch
-	act     []float32
+
+	// Scratch of row: the network's input (the taken observations) and
+	// the row sent, over the slices below and the arrays rowCols
+	// (observations, next observations, actions).
+	in, out      *batch.Batch
+	obsIn, actIn *nd.Array
+	rowCols      [3]*nd.Array
+	act, logp    []float32
+	actT         *tensor.Tensor
+	rews, sum    []float64
+	terms, conts []bool
 }
 
 func newActor(cfg Config, s Setup, i int, obs, act env.Space, seed uint64) (*actor, error) {
@@ -468,7 +526,9 @@ func (a *actor) held(cs *counters) bool {
 }
 
 // row turns the collected unroll into one row of the shard, with the
-// behaviour policy's log-probabilities of its actions.
+// behaviour policy's log-probabilities of its actions. The row is the
+// actor's scratch, rewritten by the next call: the shard copies what it
+// adds (it has no journal whose acknowledgements would hand the row back).
 func (a *actor) row() (*batch.Batch, error) {
 	idx := a.local.SampleIndices(0, nil)
 	t := len(idx)
@@ -478,75 +538,84 @@ func (a *actor) row() (*batch.Batch, error) {
 	if err := a.local.TakeTo(&a.take, idx); err != nil {
 		return nil, err
 	}
-	obs, err := a.take.Array(batch.KeyObs)
-	if err != nil {
-		return nil, err
-	}
-	actA, err := a.take.Array(batch.KeyAct)
-	if err != nil {
-		return nil, err
-	}
-	acts, err := float64s(actA, nil)
-	if err != nil {
-		return nil, err
-	}
-	a.act = a.act[:0]
-	for _, x := range acts {
-		a.act = append(a.act, float32(x))
-	}
-	tp := &a.tp
-	tp.Reset()
-	d, err := a.net.Dist(tp, batch.MustNew(batch.KeyObs, obs))
-	if err != nil {
-		return nil, err
-	}
-	actT, err := tensor.FromSlice(a.act, t)
-	if err != nil {
-		return nil, err
-	}
-	logp := append([]float32(nil), d.LogProb(actT).Data()...)
-	rew := slices64(a.local.Rew(), idx)
-	terms, conts := make([]bool, t), make([]bool, t)
-	sum := 0.0
-	for k, g := range idx {
-		terms[k] = a.local.Terminated()[g]
-		conts[k] = !a.local.Done()[g] && k < t-1
-		sum += rew[k]
-	}
-	one := func(key string) (*nd.Array, error) {
+	var cols [3]*nd.Array
+	for k, key := range [...]string{batch.KeyObs, batch.KeyObsNext, batch.KeyAct} {
 		x, err := a.take.Array(key)
 		if err != nil {
 			return nil, err
 		}
-		x = x.Copy()
-		return x.Reshape(append([]int{1}, x.Shape()...)...)
+		cols[k] = x
 	}
-	o, err := one(batch.KeyObs)
+	if a.out == nil {
+		if err := a.newRow(cols); err != nil {
+			return nil, err
+		}
+	}
+	if err := nd.CopyTo(a.actIn, cols[2]); err != nil {
+		return nil, fmt.Errorf("impala: %s: %w", batch.KeyAct, err)
+	}
+	if a.obsIn != cols[0] {
+		if err := a.in.Set(batch.KeyObs, cols[0]); err != nil {
+			return nil, err
+		}
+		a.obsIn = cols[0]
+	}
+	tp := &a.tp
+	tp.Reset()
+	d, err := a.net.Dist(tp, a.in)
 	if err != nil {
 		return nil, err
 	}
-	on, err := one(batch.KeyObsNext)
-	if err != nil {
-		return nil, err
+	copy(a.logp, d.LogProb(a.actT).Data())
+	rew, term, done := a.local.Rew(), a.local.Terminated(), a.local.Done()
+	sum := 0.0
+	for k, g := range idx {
+		a.rews[k] = rew[g]
+		a.terms[k] = term[g]
+		a.conts[k] = !done[g] && k < t-1
+		sum += rew[g]
 	}
-	ac, err := one(batch.KeyAct)
-	if err != nil {
-		return nil, err
+	a.sum[0] = sum
+	for k, dst := range a.rowCols {
+		if err := nd.CopyTo(dst, cols[k]); err != nil {
+			return nil, fmt.Errorf("impala: unroll row: %w", err)
+		}
 	}
-	mk := func(v any) *nd.Array {
-		x, _ := nd.New(v)
-		y, _ := x.Reshape(1, t)
-		return y
-	}
-	return batch.New(batch.KeyObs, o, batch.KeyObsNext, on, batch.KeyAct, ac,
-		batch.KeyRew, []float64{sum}, batch.KeyTerminated, []bool{false}, batch.KeyTruncated, []bool{false},
-		KeyRews, mk(rew), KeyLogP, mk(logp), KeyTerms, mk(terms), KeyConts, mk(conts))
+	return a.out, nil
 }
 
-func slices64(src []float64, idx []int) []float64 {
-	out := make([]float64, len(idx))
-	for k, g := range idx {
-		out[k] = src[g]
+// newRow makes the actor's row for unrolls whose observations, next
+// observations and actions have the shapes of cols.
+func (a *actor) newRow(cols [3]*nd.Array) error {
+	t := a.cfg.Unroll
+	for k, x := range cols {
+		a.rowCols[k] = nd.Zeros(x.DType(), append([]int{1}, x.Shape()...)...)
 	}
-	return out
+	a.act, a.logp = make([]float32, t), make([]float32, t)
+	a.rews, a.sum = make([]float64, t), make([]float64, 1)
+	a.terms, a.conts = make([]bool, t), make([]bool, t)
+	var errs [7]error
+	var rews, logp, terms, conts, sum *nd.Array
+	a.actIn, errs[0] = nd.FromSlice(a.act, t)
+	a.actT, errs[1] = tensor.FromSlice(a.act, t)
+	rews, errs[2] = nd.FromSlice(a.rews, 1, t)
+	logp, errs[3] = nd.FromSlice(a.logp, 1, t)
+	terms, errs[4] = nd.FromSlice(a.terms, 1, t)
+	conts, errs[5] = nd.FromSlice(a.conts, 1, t)
+	sum, errs[6] = nd.FromSlice(a.sum, 1)
+	if err := errors.Join(errs[:]...); err != nil {
+		return fmt.Errorf("impala: unroll row: %w", err)
+	}
+	in, err := batch.New(batch.KeyObs, cols[0])
+	if err != nil {
+		return err
+	}
+	out, err := batch.New(batch.KeyObs, a.rowCols[0], batch.KeyObsNext, a.rowCols[1], batch.KeyAct, a.rowCols[2],
+		batch.KeyRew, sum, batch.KeyTerminated, []bool{false}, batch.KeyTruncated, []bool{false},
+		KeyRews, rews, KeyLogP, logp, KeyTerms, terms, KeyConts, conts)
+	if err != nil {
+		return err
+	}
+	a.in, a.obsIn, a.out = in, cols[0], out
+	return nil
 }
