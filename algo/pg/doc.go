@@ -16,6 +16,11 @@
 //   - UpdateRepeat: passes over shuffled minibatches, one Adam step each on
 //     −mean(log π(aₜ|sₜ)·Gₜ).
 //
+// With Config.Baseline (REINFORCE with baseline, Sutton and Barto §13.4)
+// the network has a critic V(s), Preprocess stores the advantages
+// Âₜ = Gₜ − V(sₜ) with actorcritic.GAE at λ = 1, and the loss weighs
+// log π by Âₜ and adds VFCoef·mean((Gₜ − V(sₜ))²).
+//
 // PG embeds actorcritic.Base: Policy, Schedule, Postprocess, Save and Load
 // come from there.
 //
