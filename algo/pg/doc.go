@@ -97,5 +97,6 @@
 //     collections of 64 steps over 8 envs it does, but then most returns
 //     are cut off by the collection's end after 8 steps and bootstrap from
 //     V(s′) (γ 0.9: a horizon of about 10 steps), which makes it close to
-//     A2C with λ = 1; the figures are in LEARNING.md.
+//     A2C with λ = 1. The same collections without Baseline stay far
+//     from −250 (−1163, −898 on 2 seeds); the figures are in LEARNING.md.
 package pg
