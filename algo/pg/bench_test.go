@@ -17,23 +17,27 @@ import (
 // BenchmarkUpdate measures one update of DefaultConfig as the trainer runs
 // it on a collection of 8 envs × 50 steps (400 transitions, about what 8
 // CartPole episodes give early in training): returns, then 2 passes of
-// minibatches of 64.
+// minibatches of 64; without and with Baseline (a critic of the same size).
 func BenchmarkUpdate(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
-	b.Run(algotest.BLASTag(), func(b *testing.B) {
-		act := algotest.Discrete(b, 2, 0)
-		buf := algotest.Collection(b, 8, 50, act, rand.New(rand.NewPCG(1, 2)))
-		p, err := pg.New(pg.DefaultConfig(), algotest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
-		if err != nil {
-			b.Fatal(err)
-		}
-		var l algo.Learner
-		cputime.Measure(b, func() {
-			if _, err := l.StepAll(p, buf, 64, 2); err != nil {
+	for _, baseline := range []bool{false, true} {
+		b.Run(algotest.BLASTag()+map[bool]string{false: "", true: "/baseline"}[baseline], func(b *testing.B) {
+			act := algotest.Discrete(b, 2, 0)
+			buf := algotest.Collection(b, 8, 50, act, rand.New(rand.NewPCG(1, 2)))
+			cfg := pg.DefaultConfig()
+			cfg.Baseline = baseline
+			p, err := pg.New(cfg, algotest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
+			if err != nil {
 				b.Fatal(err)
 			}
+			var l algo.Learner
+			cputime.Measure(b, func() {
+				if _, err := l.StepAll(p, buf, 64, 2); err != nil {
+					b.Fatal(err)
+				}
+			})
 		})
-	})
+	}
 }
 
 // BenchmarkAct measures the policy acting for 8 envs (the training

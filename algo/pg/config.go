@@ -38,6 +38,19 @@ type Config struct {
 	// REINFORCE has none; it is gorl's option, as in A2C and PPO. Default
 	// 0: off.
 	EntCoef float64 `json:"ent_coef"`
+	// Baseline learns a state-value baseline ("REINFORCE with baseline",
+	// Williams 1992; Sutton and Barto §13.4): a critic V(s), fitted to the
+	// Monte-Carlo returns, and the policy gradient weighted by G − V(s)
+	// instead of G. Episodes cut off by truncation or by the end of the
+	// collection bootstrap from V of the next observation; nothing else
+	// bootstraps. With ReturnStandardization the critic learns the returns
+	// divided by the running standard deviation σ of the returns, and the
+	// advantages are divided by σ too (see Preprocess). Tianshou's
+	// REINFORCE has none. Default false.
+	Baseline bool `json:"baseline"`
+	// VFCoef weighs the critic's loss mean((G − V(s))²) against the
+	// policy's with Baseline; > 0 there, ignored without. Default 0.5.
+	VFCoef float64 `json:"vf_coef"`
 	actorcritic.Training
 }
 
@@ -45,6 +58,8 @@ type Config struct {
 // (test/discrete/test_reinforce.py): an MLP with two hidden layers of 64,
 // orthogonally initialized with gain √2, γ = 0.95, standardized returns, Adam
 // with lr 1e-3; and deterministic evaluation, which that test leaves off.
+// The baseline is off; its value coefficient is 0.5 (A2C's) for when it is
+// turned on.
 func DefaultConfig() Config {
 	o := optim.DefaultAdamConfig()
 	o.LR = 1e-3
@@ -53,6 +68,7 @@ func DefaultConfig() Config {
 		Policy:                actorcritic.DefaultPolicy(),
 		Gamma:                 0.95,
 		ReturnStandardization: true,
+		VFCoef:                0.5,
 		Training:              actorcritic.Training{Optim: o},
 	}
 }
@@ -68,6 +84,9 @@ func (c Config) Validate() error {
 	}
 	if !(c.EntCoef >= 0) || math.IsInf(c.EntCoef, 0) {
 		return fmt.Errorf("%w: ent_coef %v", ErrConfig, c.EntCoef)
+	}
+	if !(c.VFCoef >= 0) || math.IsInf(c.VFCoef, 0) || c.Baseline && c.VFCoef == 0 {
+		return fmt.Errorf("%w: vf_coef %v (baseline %v)", ErrConfig, c.VFCoef, c.Baseline)
 	}
 	if err := c.Policy.Map.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)

@@ -16,6 +16,11 @@
 //   - UpdateRepeat: passes over shuffled minibatches, one Adam step each on
 //     −mean(log π(aₜ|sₜ)·Gₜ).
 //
+// With Config.Baseline (REINFORCE with baseline, Sutton and Barto §13.4)
+// the network has a critic V(s), Preprocess stores the advantages
+// Âₜ = Gₜ − V(sₜ) with actorcritic.GAE at λ = 1, and the loss weighs
+// log π by Âₜ and adds VFCoef·mean((Gₜ − V(sₜ))²).
+//
 // PG embeds actorcritic.Base: Policy, Schedule, Postprocess, Save and Load
 // come from there.
 //
@@ -64,11 +69,34 @@
 //     carry no signal and the policy drifts towards a deterministic one
 //     that never reaches it either; a bonus of 0.01 keeps it exploring
 //     until an episode does (the matrix's preset: 10 of 10 seeds).
-//   - REINFORCE has no state-dependent baseline: each return is compared
-//     with the running mean of all returns. Where the return depends mostly
-//     on the start state rather than on the actions (Pendulum, whose start
-//     angle is random), the gradient's noise swamps its signal: with A2C's
-//     exploration and normalization for Pendulum it stays far from −250
-//     within 1M steps on most seeds, where A2C with the same settings and a
-//     critic reaches it within 200k (LEARNING.md).
+//   - Without Baseline, REINFORCE has no state-dependent baseline: each
+//     return is compared with the running mean of all returns. Where the
+//     return depends mostly on the start state rather than on the actions
+//     (Pendulum, whose start angle is random) or the credit of a success
+//     is spread over a hundred steps of −1 (MountainCar), the gradient's
+//     noise swamps its signal: within 1M steps MountainCar's best tests
+//     stayed at −128 to −149 and Pendulum reached −250 on 1 seed of 5.
+//   - Baseline adds the learned V(s) of REINFORCE with baseline (Sutton
+//     and Barto §13.4), default off so that the default stays Tianshou's
+//     REINFORCE. It reuses A2C's pieces: the Net's critic, the one
+//     Optimizer over actor and critic, and actorcritic.GAE at λ = 1, which
+//     gives the Monte-Carlo returns with a bootstrap from V(s′) only where
+//     an episode is cut off, and A2C's return scaling for the critic's
+//     targets. The advantages are divided by the running σ of the returns
+//     (σ after the collection's returns joined the statistics, so the
+//     first collection uses its own), not centred: at the start V ≈ 0 and
+//     every advantage carries the mean return as an offset. Over many
+//     minibatch steps per collection that offset pushes the policy away
+//     from the one that collected it (as A2C's Decisions found on Acrobot):
+//     with Tianshou's two passes over minibatches of 64, MountainCar stayed
+//     at −200 and Pendulum at −870 to −1087 (2 seeds each); with one
+//     gradient step per collection the critic catches up first.
+//     MountainCar then reaches −110 on 5 of 5 seeds (collections of 8
+//     episodes). Pendulum with collections of 8 episodes still did not
+//     (−728, −872 on 2 seeds): 1M steps are only 625 updates. With A2C's
+//     collections of 64 steps over 8 envs it does, but then most returns
+//     are cut off by the collection's end after 8 steps and bootstrap from
+//     V(s′) (γ 0.9: a horizon of about 10 steps), which makes it close to
+//     A2C with λ = 1. The same collections without Baseline stay far
+//     from −250 (−1163, −898 on 2 seeds); the figures are in LEARNING.md.
 package pg

@@ -77,6 +77,8 @@ func ExampleDefaultConfig() {
 	//   "gamma": 0.95,
 	//   "return_standardization": true,
 	//   "ent_coef": 0,
+	//   "baseline": false,
+	//   "vf_coef": 0.5,
 	//   "optim": {
 	//     "lr": 0.001,
 	//     "beta1": 0.9,

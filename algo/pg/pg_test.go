@@ -238,26 +238,31 @@ func TestConfigErrors(t *testing.T) {
 
 // TestCheck runs algotest's on-policy checks (determinism, resume from a
 // saved state, the allocation lock of an update, a smoke run) with both
-// heads, on a PG with two hidden layers of 16.
+// heads, on a PG with two hidden layers of 16, without and with Baseline.
 func TestCheck(t *testing.T) {
-	newPG := func(hidden ...int) func(testing.TB, env.Space, *rand.Rand) *pg.PG {
-		return func(t testing.TB, act env.Space, rng *rand.Rand) *pg.PG {
-			cfg := pg.DefaultConfig()
-			cfg.Net.Hidden = hidden
-			p, err := pg.New(cfg, algotest.Box(t, -10, 10, 4), act, rng)
-			if err != nil {
-				t.Fatal(err)
+	for _, baseline := range []bool{false, true} {
+		newPG := func(hidden ...int) func(testing.TB, env.Space, *rand.Rand) *pg.PG {
+			return func(t testing.TB, act env.Space, rng *rand.Rand) *pg.PG {
+				cfg := pg.DefaultConfig()
+				cfg.Net.Hidden = hidden
+				cfg.Baseline = baseline
+				p, err := pg.New(cfg, algotest.Box(t, -10, 10, 4), act, rng)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p
 			}
-			return p
 		}
+		t.Run(map[bool]string{false: "returns", true: "baseline"}[baseline], func(t *testing.T) {
+			algotest.CheckOnPolicy(t, algotest.OnPolicy[*pg.PG]{
+				New:    newPG(16, 16),
+				Params: func(p *pg.PG) nn.Params { return p.Net.Params() },
+				Other: func(t testing.TB, act env.Space) *pg.PG {
+					return newPG(8)(t, act, rand.New(rand.NewPCG(1, 1)))
+				},
+			})
+		})
 	}
-	algotest.CheckOnPolicy(t, algotest.OnPolicy[*pg.PG]{
-		New:    newPG(16, 16),
-		Params: func(p *pg.PG) nn.Params { return p.Net.Params() },
-		Other: func(t testing.TB, act env.Space) *pg.PG {
-			return newPG(8)(t, act, rand.New(rand.NewPCG(1, 1)))
-		},
-	})
 }
 
 // TestSchedule checks the linear learning-rate decay over env steps.
