@@ -32,6 +32,10 @@ type Config struct {
 	BatchSize int `json:"batch_size"`
 	// BufferSize is the replay buffer's capacity, at least BatchSize.
 	BufferSize int `json:"buffer_size"`
+	// Independent gives each agent a critic of its own observation and
+	// action only: independent DDPG learners, the baseline of the MADDPG
+	// paper. Default false.
+	Independent bool `json:"independent"`
 	// UpdateEvery is the number of env steps between updates in Episode,
 	// at least 1.
 	UpdateEvery int `json:"update_every"`
@@ -116,7 +120,8 @@ type MADDPG struct {
 	tp, ntp    tensor.Tape
 	obsT, actT []*tensor.Tensor // per agent [B, dᵢ]
 	nextT      []*tensor.Tensor
-	x, a, xn   *tensor.Tensor // joint [B, Σ]
+	anT        []*tensor.Tensor // per agent μ′ᵢ(o′ᵢ) [B, dᵢ]
+	x, a, xn   *tensor.Tensor   // joint [B, Σ]
 	an, y      *tensor.Tensor
 	rew, done  []float32 // [B] for the agent being updated
 	idx        []int
@@ -185,7 +190,11 @@ func New(cfg Config, e multiagent.Spaces, rng *rand.Rand) (*MADDPG, error) {
 		if ag.ActorOpt, err = actorcritic.NewOptimizer(ag.ActorParams, cfg.ActorOptim); err != nil {
 			return nil, fmt.Errorf("%w: actor_optim: %w", ErrConfig, err)
 		}
-		if ag.Critic, err = actorcritic.NewCritics(1, cfg.Critic, m.sumObs, m.sumAct, cfg.CriticOptim, rng); err != nil {
+		co, ca := m.sumObs, m.sumAct
+		if cfg.Independent {
+			co, ca = m.obsDim[i], m.actDim[i]
+		}
+		if ag.Critic, err = actorcritic.NewCritics(1, cfg.Critic, co, ca, cfg.CriticOptim, rng); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
 		m.Agents = append(m.Agents, ag)
@@ -206,6 +215,7 @@ func (m *MADDPG) alloc() {
 		m.obsT = append(m.obsT, tensor.New(b, m.obsDim[i]))
 		m.nextT = append(m.nextT, tensor.New(b, m.obsDim[i]))
 		m.actT = append(m.actT, tensor.New(b, m.actDim[i]))
+		m.anT = append(m.anT, tensor.New(b, m.actDim[i]))
 		m.actIn = append(m.actIn, tensor.New(1, m.obsDim[i]))
 	}
 	m.x, m.xn = tensor.New(b, m.sumObs), tensor.New(b, m.sumObs)
@@ -348,6 +358,7 @@ func (m *MADDPG) targetActions() {
 	for i := range m.Agents {
 		m.ntp.Reset()
 		out := m.Agents[i].Target.Forward(&m.ntp, m.nextT[i]).Data()
+		copy(m.anT[i].Data(), out)
 		ad := m.actDim[i]
 		for r := range m.idx {
 			copy(an[r*m.sumAct+m.actOff[i]:r*m.sumAct+m.actOff[i]+ad], out[r*ad:(r+1)*ad])
@@ -359,7 +370,11 @@ func (m *MADDPG) targetActions() {
 // of the last gather.
 func (m *MADDPG) targets(i int, dst []float32) {
 	m.ntp.Reset()
-	m.Agents[i].Critic.TargetMinTo(dst, &m.ntp, m.xn, m.an, nil)
+	xn, an := m.xn, m.an
+	if m.cfg.Independent {
+		xn, an = m.nextT[i], m.anT[i]
+	}
+	m.Agents[i].Critic.TargetMinTo(dst, &m.ntp, xn, an, nil)
 	g := float32(m.cfg.Gamma)
 	for r, j := range m.idx {
 		rew, done := m.buf.rew[j*len(m.ids)+i], m.buf.done[j*len(m.ids)+i]
@@ -370,6 +385,9 @@ func (m *MADDPG) targets(i int, dst []float32) {
 func (m *MADDPG) criticStep(i int) float64 {
 	m.targets(i, m.y.Data())
 	m.tp.Reset()
+	if m.cfg.Independent {
+		return m.Agents[i].Critic.Step(&m.tp, m.obsT[i], m.actT[i], m.y)
+	}
 	return m.Agents[i].Critic.Step(&m.tp, m.x, m.a, m.y)
 }
 
@@ -380,7 +398,12 @@ func (m *MADDPG) actorStep(i int) float64 {
 		m.parts[j] = m.actT[j]
 	}
 	m.parts[i] = ag.Actor.Forward(&m.tp, m.obsT[i])
-	q := ag.Critic.Online[0].Q(&m.tp, m.x, m.tp.Concat(1, m.parts...))
+	var q *tensor.Tensor
+	if m.cfg.Independent {
+		q = ag.Critic.Online[0].Q(&m.tp, m.obsT[i], m.parts[i])
+	} else {
+		q = ag.Critic.Online[0].Q(&m.tp, m.x, m.tp.Concat(1, m.parts...))
+	}
 	loss := m.tp.Neg(m.tp.Mean(q))
 	ag.ActorOpt.Step(&m.tp, loss)
 	return float64(loss.Item())

@@ -66,6 +66,10 @@ func TestCriticSeesEverything(t *testing.T) {
 			if a[len(a)-1] != tc.obs && a[0] != tc.obs {
 				t.Errorf("N=%d agent %d: actor first weight %v; want %d inputs", tc.n, i, a, tc.obs)
 			}
+			ind, _ := newMADDPG(t, func() Config { c := tinyConfig(); c.Independent = true; return c }(), tc.n, 1)
+			if w := ind.Agents[i].Critic.Params()[0].Tensor.Shape(); w[len(w)-1] != tc.obs+5 && w[0] != tc.obs+5 {
+				t.Errorf("N=%d agent %d: independent critic first weight %v; want %d inputs", tc.n, i, w, tc.obs+5)
+			}
 			var tp tensor.Tape
 			q := ag.Critic.Online[0].Q(&tp, tensor.New(4, m.sumObs), tensor.New(4, m.sumAct))
 			if s := q.Shape(); len(s) != 1 || s[0] != 4 {
