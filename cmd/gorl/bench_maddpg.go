@@ -15,13 +15,13 @@ import (
 // The MADDPG run on SimpleSpread-v0 (N = 3): episodes of training per
 // seed, and greedy test episodes on fixed seeds after training.
 const (
-	spreadTrainEpisodes = 1000
-	spreadTestEpisodes  = 100
+	spreadTrainEpisodes = 500
+	spreadTestEpisodes  = 50
 )
 
 func init() {
 	RegisterBench("maddpg-spread", BenchRun{
-		Doc: "MADDPG on SimpleSpread-v0 (3 agents, 1,000 training episodes), mean test return over 100 episodes against the random policy's and independent DDPG's: MADDPG must beat the random policy on 4 of 5 seeds",
+		Doc: "MADDPG on SimpleSpread-v0 (3 agents, 500 training episodes, batches of 128), mean test return over 50 episodes against the random policy's and independent DDPG's: MADDPG must beat the random policy on 4 of 5 seeds",
 		Run: maddpgSpreadRuns,
 	})
 }
@@ -88,11 +88,12 @@ func spreadTrain(ctx context.Context, cfg maddpg.Config, seed, testSeed uint64) 
 // the random policy, on the same test episodes.
 func maddpgSpreadRuns(ctx context.Context, o BenchOptions, w io.Writer) error {
 	cfg := maddpg.DefaultConfig()
+	cfg.BatchSize = 128
 	ind := cfg
 	ind.Independent = true
-	fmt.Fprintf(w, "MADDPG on %s (3 agents, 25 steps an episode): %d training episodes, then the mean per-agent return of %d greedy test episodes;\n"+
+	fmt.Fprintf(w, "MADDPG on %s (3 agents, 25 steps an episode): %d training episodes (batches of %d), then the mean per-agent return of %d greedy test episodes;\n"+
 		"the random policy and independent DDPG (critics of their own agent only, the same settings otherwise) on the same test episodes. Bar: MADDPG above the random policy.\n\n",
-		spread.ID, spreadTrainEpisodes, spreadTestEpisodes)
+		spread.ID, spreadTrainEpisodes, cfg.BatchSize, spreadTestEpisodes)
 	tb := newTable(w, "seed", "random", "independent DDPG", "MADDPG", "train time (MADDPG)", "bar")
 	met := 0
 	for i := range o.Seeds {
