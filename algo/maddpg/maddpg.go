@@ -94,11 +94,11 @@ func New(cfg Config, e multiagent.Spaces, rng *rand.Rand) (*MADDPG, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: agent %s: %w", ErrConfig, id, err)
 		}
-		box := e.ActionSpace(id).(*env.Box)
-		if box.DType() != nd.Float32 {
-			return nil, fmt.Errorf("%w: agent %s: action space %v; want float32", ErrConfig, id, box)
+		box, ok := e.ActionSpace(id).(*env.Box)
+		if !ok || box.DType() != nd.Float32 {
+			return nil, fmt.Errorf("%w: agent %s: action space %v; want a float32 Box", ErrConfig, id, e.ActionSpace(id))
 		}
-		lo, hi := nd.Data[float32](box.Low().Copy()), nd.Data[float32](box.High().Copy())
+		lo, hi := nd.Data[float32](box.Low()), nd.Data[float32](box.High())
 		sc := make([]float32, ad)
 		for k := range sc {
 			if math.IsInf(float64(lo[k]), 0) || math.IsInf(float64(hi[k]), 0) {

@@ -292,6 +292,13 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("%s: error %v; want ErrConfig", tc.name, err)
 		}
 	}
+	disc, err := env.NewDiscrete(5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(DefaultConfig(), discreteSpaces{newSpread(t, 2), disc}, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrConfig) {
+		t.Errorf("Discrete actions: error %v; want ErrConfig", err)
+	}
 	if err := DefaultConfig().Validate(); err != nil {
 		t.Errorf("DefaultConfig: %v", err)
 	}
@@ -350,3 +357,12 @@ func BenchmarkAct(b *testing.B) {
 		}
 	}
 }
+
+// discreteSpaces is SimpleSpread with Discrete actions, which MADDPG
+// refuses.
+type discreteSpaces struct {
+	*spread.Env
+	act env.Space
+}
+
+func (d discreteSpaces) ActionSpace(string) env.Space { return d.act }
