@@ -9,6 +9,7 @@ import (
 
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/multiagent/spread"
+	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/tensor"
 )
@@ -331,17 +332,16 @@ func TestActBounds(t *testing.T) {
 	}
 }
 
+// BenchmarkUpdate measures one update of the three SimpleSpread agents
+// with the default settings (64-64 networks, batches of 256).
 func BenchmarkUpdate(b *testing.B) {
-	cfg := DefaultConfig()
-	cfg.BatchSize = 256
-	m, e := newMADDPG(b, cfg, 3, 1)
+	m, e := newMADDPG(b, DefaultConfig(), 3, 1)
 	fill(b, m, e, 1000)
-	b.ReportAllocs()
-	for b.Loop() {
+	cputime.Measure(b, func() {
 		if _, err := m.Update(); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 func BenchmarkAct(b *testing.B) {
@@ -350,12 +350,11 @@ func BenchmarkAct(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
+	cputime.Measure(b, func() {
 		if _, err := m.Act(obs, true); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 // discreteSpaces is SimpleSpread with Discrete actions, which MADDPG
@@ -366,3 +365,26 @@ type discreteSpaces struct {
 }
 
 func (d discreteSpaces) ActionSpace(string) env.Space { return d.act }
+
+// TestUpdateNoAllocs locks the steady state: after one warm-up call, an
+// update and an Act allocate nothing.
+func TestUpdateNoAllocs(t *testing.T) {
+	m, e := newMADDPG(t, tinyConfig(), 3, 4)
+	fill(t, m, e, 20)
+	obs, _, err := e.Reset(env.SeedOf(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func() {
+		if _, err := m.Update(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Act(obs, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step()
+	if n := testing.AllocsPerRun(10, step); n != 0 {
+		t.Errorf("%v allocations per update and Act; want 0", n)
+	}
+}
