@@ -1,5 +1,7 @@
 package minatar
 
+import "math/bits"
+
 // MinAtar's Asterix constants: frames between difficulty ramps, and the
 // initial frames between spawns and between moves of the entities.
 const (
@@ -100,10 +102,8 @@ func (g *asterix) step(a int, rng random) (float64, bool) {
 	g.touch(g.y-1, &reward, &terminal)
 	if g.moveTimer == 0 {
 		g.moveTimer = g.moveSpeed
-		for i := range g.active {
-			if !g.active[i] {
-				continue
-			}
+		for m := g.activeMask(); m != 0; m &= m - 1 {
+			i := bits.TrailingZeros(m)
 			g.ex[i] = move(g.ex[i], g.right[i])
 			if !onGrid(g.ex[i]) {
 				g.active[i] = false
@@ -130,14 +130,22 @@ func (g *asterix) step(a int, rng random) (float64, bool) {
 	return reward, terminal
 }
 
+// activeMask returns the active slots as bits, so that walking them takes
+// no branch on each slot's random state.
+func (g *asterix) activeMask() uint {
+	var m uint
+	for i, a := range g.active {
+		m |= bit(a) << i
+	}
+	return m
+}
+
 func (g *asterix) observe(obs []uint8) {
 	const plane = Size * Size
 	obs = obs[:4*plane]
 	set(obs, 0, g.y, g.x)
-	for i, a := range g.active {
-		if !a {
-			continue
-		}
+	for m := g.activeMask(); m != 0; m &= m - 1 {
+		i := bits.TrailingZeros(m)
 		row, x := (i+1)*Size, g.ex[i]
 		kind := 1 * plane
 		if g.gold[i] {

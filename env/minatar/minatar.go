@@ -477,5 +477,13 @@ var (
 	actionDY = [numActions]int{Up: -1, Down: 1}
 )
 
+// bit returns 1 for true and 0 for false.
+func bit(b bool) uint {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // onGrid reports whether 0 ≤ v < Size.
 func onGrid(v int) bool { return uint(v) < Size }
