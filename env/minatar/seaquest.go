@@ -148,16 +148,16 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	for i := len(g.subs) - 1; i >= 0; i-- {
 		// An enemy sub removed in this frame still fires if its shot is
 		// due, from the cell where it was removed.
-		s := g.subs[i]
-		removed := g.moveEnemy(&g.subs, i, &s, &reward, &terminal)
+		s := &g.subs[i]
+		removed := g.moveEnemy(s, &reward, &terminal)
 		if s.shotTm > 0 {
 			s.shotTm--
 		} else {
 			s.shotTm = seaEnemyShot
 			g.bombs = append(g.bombs, seaObj{x: s.x, y: s.y, right: s.right})
 		}
-		if !removed {
-			g.subs[i] = s
+		if removed {
+			g.subs = slices.Delete(g.subs, i, i+1)
 		}
 	}
 	for i := len(g.bombs) - 1; i >= 0; i-- {
@@ -173,7 +173,9 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 		}
 	}
 	for i := len(g.fish) - 1; i >= 0; i-- {
-		g.moveEnemy(&g.fish, i, &g.fish[i], &reward, &terminal)
+		if g.moveEnemy(&g.fish[i], &reward, &terminal) {
+			g.fish = slices.Delete(g.fish, i, i+1)
+		}
 	}
 
 	if g.spawnTimer > 0 {
@@ -202,12 +204,11 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	return reward, terminal
 }
 
-// moveEnemy plays the frame of the enemy *e, element i of list: touching
-// the player ends the game; when its move is due it moves, leaves the grid,
-// or runs into one of the player's bullets (both removed, +1). It reports
-// whether e was removed from list. e may be the list's element itself, or
-// a copy that the caller stores back when it was not removed.
-func (g *seaquest) moveEnemy(list *[]seaObj, i int, e *seaObj, reward *float64, terminal *bool) bool {
+// moveEnemy plays the frame of the enemy *e: touching the player ends the
+// game; when its move is due it moves, leaves the grid, or runs into one of
+// the player's bullets (the bullet removed, +1). It reports whether the
+// caller must remove e from its list.
+func (g *seaquest) moveEnemy(e *seaObj, reward *float64, terminal *bool) bool {
 	if g.at(e) {
 		*terminal = true
 	}
@@ -227,7 +228,6 @@ func (g *seaquest) moveEnemy(list *[]seaObj, i int, e *seaObj, reward *float64, 
 	default:
 		return false
 	}
-	*list = slices.Delete(*list, i, i+1)
 	return true
 }
 
