@@ -1,5 +1,7 @@
 package minatar
 
+import "math/bits"
+
 // MinAtar's Asterix constants: frames between difficulty ramps, and the
 // initial frames between spawns and between moves of the entities.
 const (
@@ -92,33 +94,22 @@ func (g *asterix) step(a int, rng random) (float64, bool) {
 		g.spawn(rng)
 		g.spawnTimer = g.spawnSpeed
 	}
-	switch a {
-	case Left:
-		g.x = max(0, g.x-1)
-	case Right:
-		g.x = min(Size-1, g.x+1)
-	case Up:
-		g.y = max(1, g.y-1)
-	case Down:
-		g.y = min(Size-2, g.y+1)
-	}
+	g.x = min(max(g.x+actionDX[a], 0), Size-1)
+	g.y = min(max(g.y+actionDY[a], 1), Size-2)
+	// Slot i moves along row i+1, so only the slot of the player's row can
+	// touch the player, before the move and after it.
 	reward, terminal := 0.0, false
-	for i := range g.active {
-		g.touch(i, &reward, &terminal)
-	}
+	g.touch(g.y-1, &reward, &terminal)
 	if g.moveTimer == 0 {
 		g.moveTimer = g.moveSpeed
-		for i := range g.active {
-			if !g.active[i] {
-				continue
-			}
+		for m := g.activeMask(); m != 0; m &= m - 1 {
+			i := bits.TrailingZeros(m)
 			g.ex[i] = move(g.ex[i], g.right[i])
 			if !onGrid(g.ex[i]) {
 				g.active[i] = false
-				continue
 			}
-			g.touch(i, &reward, &terminal)
 		}
+		g.touch(g.y-1, &reward, &terminal)
 	}
 	g.spawnTimer--
 	g.moveTimer--
@@ -139,19 +130,30 @@ func (g *asterix) step(a int, rng random) (float64, bool) {
 	return reward, terminal
 }
 
-func (g *asterix) observe(obs []uint8) {
-	set(obs, 0, g.y, g.x)
+// activeMask returns the active slots as bits, so that walking them takes
+// no branch on each slot's random state.
+func (g *asterix) activeMask() uint {
+	var m uint
 	for i, a := range g.active {
-		if !a {
-			continue
-		}
-		ch := 1
+		m |= bit(a) << i
+	}
+	return m
+}
+
+func (g *asterix) observe(obs []uint8) {
+	const plane = Size * Size
+	obs = obs[:4*plane]
+	set(obs, 0, g.y, g.x)
+	for m := g.activeMask(); m != 0; m &= m - 1 {
+		i := bits.TrailingZeros(m)
+		row, x := (i+1)*Size, g.ex[i]
+		kind := 1 * plane
 		if g.gold[i] {
-			ch = 3
+			kind = 3 * plane
 		}
-		set(obs, ch, i+1, g.ex[i])
-		if back := move(g.ex[i], !g.right[i]); onGrid(back) {
-			set(obs, 2, i+1, back)
+		obs[kind+row+x] = 1
+		if back := move(x, !g.right[i]); onGrid(back) {
+			obs[2*plane+row+back] = 1
 		}
 	}
 }

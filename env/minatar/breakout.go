@@ -54,12 +54,7 @@ func (g *breakout) fillBricks() {
 }
 
 func (g *breakout) step(a int, _ random) (float64, bool) {
-	switch a {
-	case Left:
-		g.pos = max(0, g.pos-1)
-	case Right:
-		g.pos = min(Size-1, g.pos+1)
-	}
+	g.pos = min(max(g.pos+actionDX[a], 0), Size-1)
 	reward, terminal := 0.0, false
 	g.lastX, g.lastY = g.ballX, g.ballY
 	x, y := g.ballX+ballDX[g.dir], g.ballY+ballDY[g.dir]

@@ -67,20 +67,22 @@ func (g *freeway) step(a int, rng random) (float64, bool) {
 		g.randomizeCars(rng)
 		g.pos = Size - 1
 	}
-	for i := range g.carX {
-		y := i + 1
-		if g.carX[i] == freewayColumn && y == g.pos {
-			g.pos = Size - 1
-		}
-		if g.carTimer[i] > 0 {
-			g.carTimer[i]--
-			continue
-		}
-		g.carTimer[i] = abs(g.carSpeed[i])
-		g.carX[i] = (move(g.carX[i], g.carSpeed[i] > 0) + Size) % Size
-		if g.carX[i] == freewayColumn && y == g.pos {
-			g.pos = Size - 1
-		}
+	// Car i drives in row i+1, so only the car of the chicken's row can
+	// hit it, before its move or after; a hit sends the chicken to the
+	// bottom row, where no car drives.
+	lane := g.pos - 1
+	if uint(lane) < freewayCars && g.carX[lane] == freewayColumn {
+		g.pos = Size - 1
+	}
+	// Each car's timer counts down to 0, then the car moves one cell and
+	// the timer restarts; computed without a branch on the timers.
+	for i, s := range g.carSpeed {
+		due := int(bit(g.carTimer[i] == 0))
+		g.carTimer[i] += due*(abs(s)+1) - 1
+		g.carX[i] = wrap(g.carX[i] + due*sign(s))
+	}
+	if uint(lane) < freewayCars && g.pos == lane+1 && g.carX[lane] == freewayColumn {
+		g.pos = Size - 1
 	}
 	if g.moveTimer > 0 {
 		g.moveTimer--
@@ -90,14 +92,22 @@ func (g *freeway) step(a int, rng random) (float64, bool) {
 }
 
 func (g *freeway) observe(obs []uint8) {
+	const plane = Size * Size
+	obs = obs[:7*plane]
 	set(obs, 0, g.pos, freewayColumn)
 	for i, x := range g.carX {
-		y := i + 1
-		set(obs, 1, y, x)
-		back := (move(x, g.carSpeed[i] < 0) + Size) % Size
-		set(obs, 1+abs(g.carSpeed[i]), y, back)
+		row, s := (i+1)*Size, g.carSpeed[i]
+		obs[plane+row+x] = 1
+		obs[(1+abs(s))*plane+row+wrap(x-sign(s))] = 1
 	}
 }
+
+// wrap returns a column at most one cell off the grid brought back on the
+// other side.
+func wrap(x int) int { return int(uint(x+Size) % Size) }
+
+// sign returns +1 for v > 0 and -1 for v < 0.
+func sign(v int) int { return v>>63 | 1 }
 
 func (g *freeway) appendState(w *writer) {
 	w.int(g.pos)
@@ -123,9 +133,8 @@ func (g *freeway) readState(r *reader) {
 	}
 }
 
+// abs returns |v|, without a branch on v's sign.
 func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
+	m := v >> 63
+	return v ^ m - m
 }

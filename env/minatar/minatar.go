@@ -223,12 +223,12 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 	if !e.running {
 		return nil, 0, false, false, nil, fmt.Errorf("%s: Step with no episode running: %w", e.id, env.ErrNeedReset)
 	}
-	i, err := e.actSp.Int(action)
+	i, err := e.action(action)
 	if err != nil {
 		return nil, 0, false, false, nil, fmt.Errorf("%s: %w", e.id, err)
 	}
 	a := e.actions[i]
-	if e.cfg.StickyActionProb > 0 && e.rng.Float64() < e.cfg.StickyActionProb {
+	if p := e.cfg.StickyActionProb; p > 0 && unitFloat(e.src) < p {
 		a = e.last
 	}
 	e.last = a
@@ -237,6 +237,24 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 	e.observe()
 	return e.obs, r, term, false, nil, nil
 }
+
+// action returns the index of action in the action space: directly for
+// the 0-d int64 array that samplers and vector envs pass, through the
+// space's checks for anything else.
+func (e *Env) action(action any) (int, error) {
+	if a, ok := action.(*nd.Array); ok && a.Ndim() == 0 && a.DType() == nd.Int64 {
+		if v := nd.Data[int64](a)[0]; uint64(v) < uint64(len(e.actions)) {
+			return int(v), nil
+		}
+	}
+	i, err := e.actSp.Int(action)
+	return int(i), err
+}
+
+// unitFloat draws from src what rand.New(src).Float64 would, without the
+// indirect call through rand.Source, so that the stream stays the one the
+// games' draws share.
+func unitFloat(src *rand.PCG) float64 { return float64(src.Uint64()<<11>>11) / (1 << 53) }
 
 func (e *Env) observe() {
 	clear(e.obsData)
@@ -449,6 +467,22 @@ func move(x int, right bool) int {
 		return x + 1
 	}
 	return x - 1
+}
+
+// actionDX and actionDY are the moves of the full-set actions along x and
+// y (y growing downwards), for the games that move their player one cell
+// per action: a table lookup and a clamp take no branch on the action.
+var (
+	actionDX = [numActions]int{Left: -1, Right: 1}
+	actionDY = [numActions]int{Up: -1, Down: 1}
+)
+
+// bit returns 1 for true and 0 for false.
+func bit(b bool) uint {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // onGrid reports whether 0 ≤ v < Size.

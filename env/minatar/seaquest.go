@@ -104,18 +104,13 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 		g.swimmers = append(g.swimmers, seaObj{x: edge(right), y: 1 + rng.IntN(8), right: right, moveTimer: seaDiverMove})
 		g.diverTimer = seaDiverSpawn
 	}
-	switch {
-	case a == Fire && g.shotTimer == 0:
+	if a == Fire && g.shotTimer == 0 {
 		g.shots = append(g.shots, seaObj{x: g.x, y: g.y, right: g.right})
 		g.shotTimer = seaShotCoolDown
-	case a == Left:
-		g.x, g.right = max(0, g.x-1), false
-	case a == Right:
-		g.x, g.right = min(Size-1, g.x+1), true
-	case a == Up:
-		g.y = max(0, g.y-1)
-	case a == Down:
-		g.y = min(Size-2, g.y+1)
+	} else {
+		g.x = min(max(g.x+actionDX[a], 0), Size-1)
+		g.y = min(max(g.y+actionDY[a], 0), Size-2)
+		g.right = a == Right || g.right && a != Left
 	}
 
 	// Each list is walked from its last element to its first, so that
@@ -153,16 +148,16 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	for i := len(g.subs) - 1; i >= 0; i-- {
 		// An enemy sub removed in this frame still fires if its shot is
 		// due, from the cell where it was removed.
-		s := g.subs[i]
-		removed := g.moveEnemy(&g.subs, i, &s, &reward, &terminal)
+		s := &g.subs[i]
+		removed := g.moveEnemy(s, &reward, &terminal)
 		if s.shotTm > 0 {
 			s.shotTm--
 		} else {
 			s.shotTm = seaEnemyShot
 			g.bombs = append(g.bombs, seaObj{x: s.x, y: s.y, right: s.right})
 		}
-		if !removed {
-			g.subs[i] = s
+		if removed {
+			g.subs = slices.Delete(g.subs, i, i+1)
 		}
 	}
 	for i := len(g.bombs) - 1; i >= 0; i-- {
@@ -178,9 +173,8 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 		}
 	}
 	for i := len(g.fish) - 1; i >= 0; i-- {
-		f := g.fish[i]
-		if !g.moveEnemy(&g.fish, i, &f, &reward, &terminal) {
-			g.fish[i] = f
+		if g.moveEnemy(&g.fish[i], &reward, &terminal) {
+			g.fish = slices.Delete(g.fish, i, i+1)
 		}
 	}
 
@@ -210,11 +204,11 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	return reward, terminal
 }
 
-// moveEnemy plays the frame of the enemy *e, element i of list: touching
-// the player ends the game; when its move is due it moves, leaves the grid,
-// or runs into one of the player's bullets (both removed, +1). It reports
-// whether e was removed from list; otherwise the caller stores *e back.
-func (g *seaquest) moveEnemy(list *[]seaObj, i int, e *seaObj, reward *float64, terminal *bool) bool {
+// moveEnemy plays the frame of the enemy *e: touching the player ends the
+// game; when its move is due it moves, leaves the grid, or runs into one of
+// the player's bullets (the bullet removed, +1). It reports whether the
+// caller must remove e from its list.
+func (g *seaquest) moveEnemy(e *seaObj, reward *float64, terminal *bool) bool {
 	if g.at(e) {
 		*terminal = true
 	}
@@ -234,7 +228,6 @@ func (g *seaquest) moveEnemy(list *[]seaObj, i int, e *seaObj, reward *float64, 
 	default:
 		return false
 	}
-	*list = slices.Delete(*list, i, i+1)
 	return true
 }
 
@@ -292,30 +285,51 @@ func (g *seaquest) surface() float64 {
 	return bonus
 }
 
+// seaOxygenBars holds the bottom row of the oxygen bar (channel 7) with n tenths
+// of oxygen left, and seaDiverBars that of the diver bar (channel 8) with n
+// divers, so that observe draws each bar as one copy.
+var seaOxygenBars, seaDiverBars = func() (o [Size + 1][Size]uint8, d [seaMaxDivers + 1][Size]uint8) {
+	for n := range o {
+		for x := range n {
+			o[n][x] = 1
+		}
+	}
+	for n := range d {
+		for x := Size - 1 - n; x < Size-1; x++ {
+			d[n][x] = 1
+		}
+	}
+	return o, d
+}()
+
 func (g *seaquest) observe(obs []uint8) {
+	const plane, bottom = Size * Size, (Size - 1) * Size
+	obs = obs[:10*plane]
 	set(obs, 0, g.y, g.x)
 	set(obs, 1, g.y, move(g.x, !g.right))
-	for x := range max(0, g.oxygen) * 10 / seaMaxOxygen {
-		set(obs, 7, Size-1, x)
-	}
-	for x := Size - 1 - g.divers; x < Size-1; x++ {
-		set(obs, 8, Size-1, x)
-	}
+	*(*[Size]uint8)(obs[7*plane+bottom:]) = seaOxygenBars[max(0, g.oxygen)*10/seaMaxOxygen]
+	*(*[Size]uint8)(obs[8*plane+bottom:]) = seaDiverBars[g.divers]
 	for _, b := range g.shots {
-		set(obs, 2, b.y, b.x)
+		obs[2*plane+b.y*Size+b.x] = 1
 	}
 	for _, b := range g.bombs {
-		set(obs, 4, b.y, b.x)
+		obs[4*plane+b.y*Size+b.x] = 1
 	}
-	for _, l := range [...]struct {
-		objs []seaObj
-		ch   int
-	}{{g.fish, 5}, {g.subs, 6}, {g.swimmers, 9}} {
-		for _, o := range l.objs {
-			set(obs, l.ch, o.y, o.x)
-			if back := move(o.x, !o.right); onGrid(back) {
-				set(obs, 3, o.y, back)
-			}
+	drawMovers(obs[5*plane:6*plane], obs, g.fish)
+	drawMovers(obs[6*plane:7*plane], obs, g.subs)
+	drawMovers(obs[9*plane:10*plane], obs, g.swimmers)
+}
+
+// drawMovers sets the cells of objs in the channel ch and their trails
+// (the cells they came from) in channel 3 of obs.
+func drawMovers(ch, obs []uint8, objs []seaObj) {
+	const plane = Size * Size
+	trail := obs[3*plane : 4*plane]
+	for _, o := range objs {
+		i := o.y*Size + o.x
+		ch[i] = 1
+		if back := move(o.x, !o.right); onGrid(back) {
+			trail[i+back-o.x] = 1
 		}
 	}
 }
