@@ -80,10 +80,14 @@
 //     division instead of two) and the weight-decay factor into the same
 //     pass, was several times slower per parameter than the kernel
 //     (BenchmarkStep; the Nature CNN's moments and weights do not fit in the
-//     L2 cache, which narrows the gain there). An AVX version (eight
-//     elements per instruction) was faster by less than a third: the
-//     divider, not the width, limits both, and the time saved per CNN step
-//     did not justify CPU-feature detection and a second kernel.
+//     L2 cache, which narrows the gain there). Where the processor has
+//     AVX2 (detected once with CPUID), an AVX2 kernel with the same
+//     operations in the same order takes the multiples of eight and the SSE
+//     kernel the rest, so the bits do not depend on which ran (tested
+//     against the Go loop for both). On an earlier machine the wider kernel
+//     gained less than a third, the divider limiting both; on the AMD cores
+//     of the current machine it halved the MLP's Adam time per parameter,
+//     which is a tenth of DQN's CartPole update (figures in docs/design.md).
 //   - AdamW is Adam with AdamConfig.Decoupled (DefaultAdamWConfig), one type
 //     with one update loop instead of two copies.
 //   - Step counts are kept per tensor and saved as integers in the metadata

@@ -1,6 +1,7 @@
 package dqn
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/internal/par"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/policy"
@@ -40,6 +42,8 @@ type DQN struct {
 	// Scratch reused by every step.
 	tp       tensor.Tape // the update, with gradients
 	ntp      tensor.Tape // targets, without
+	tgtTp    tensor.Tape // the target network's pass beside the online one
+	next     nextPasses  // the two passes on obs_next as par tasks
 	caller   nn.Caller   // online network on the batch
 	nextCall nn.Caller   // online network on obs_next
 	tgtCall  nn.Caller   // target network on obs_next
@@ -141,6 +145,8 @@ func NewWithNetworks(cfg Config, net, target policy.Network, act env.Space, rng 
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	d.ntp.SetGradEnabled(false)
+	d.tgtTp.SetGradEnabled(false)
+	d.next.d = d
 	return d, nil
 }
 
@@ -191,25 +197,19 @@ func (d *DQN) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error
 // whose network inputs are in next.
 func (d *DQN) targets(tq []float32, next *batch.Batch) error {
 	n := len(tq)
-	d.ntp.Reset()
-	var online, values *tensor.Tensor
-	var err error
-	if d.target == nil || d.cfg.Double {
-		if online, err = d.nextCall.Call(&d.ntp, d.net, next); err != nil {
-			return fmt.Errorf("dqn: Q network on obs_next: %w", err)
-		}
+	if err := d.next.run(next); err != nil {
+		return err
+	}
+	online, values := d.next.online, d.next.values
+	if online != nil {
 		if err := d.checkQ(online, n); err != nil {
 			return err
 		}
 	}
-	values = online
-	if d.target != nil {
-		if values, err = d.tgtCall.Call(&d.ntp, d.target, next); err != nil {
-			return fmt.Errorf("dqn: target network on obs_next: %w", err)
-		}
-		if err := d.checkQ(values, n); err != nil {
-			return err
-		}
+	if d.target == nil {
+		values = online
+	} else if err := d.checkQ(values, n); err != nil {
+		return err
 	}
 	v := values.Data()
 	mask, err := d.nextMask.Read(next, n, d.nAct)
@@ -238,6 +238,48 @@ func (d *DQN) targets(tq []float32, next *batch.Batch) error {
 		tq[k] = m
 	}
 	return nil
+}
+
+// nextPasses runs the networks' passes on obs_next that targets needs: the
+// online network's (task 0; without a target network, or for Double's
+// choice) and the target network's (task 1). The two are independent, each
+// on its own tape and Caller, so they run on two workers where the pool has
+// them and give the same bits on any number.
+type nextPasses struct {
+	d              *DQN
+	batch          *batch.Batch
+	online, values *tensor.Tensor
+	errs           [2]error
+}
+
+func (p *nextPasses) run(next *batch.Batch) error {
+	d := p.d
+	p.batch, p.online, p.values, p.errs = next, nil, nil, [2]error{}
+	d.ntp.Reset()
+	d.tgtTp.Reset()
+	tasks := 1
+	if d.target != nil {
+		tasks = 2
+	}
+	par.Run(tasks, par.Workers(), p)
+	p.batch = nil
+	return cmp.Or(p.errs[0], p.errs[1])
+}
+
+// Task runs pass i (par.Tasks).
+func (p *nextPasses) Task(i, _ int) {
+	d := p.d
+	if i == 0 {
+		if d.target == nil || d.cfg.Double {
+			if p.online, p.errs[0] = d.nextCall.Call(&d.ntp, d.net, p.batch); p.errs[0] != nil {
+				p.errs[0] = fmt.Errorf("dqn: Q network on obs_next: %w", p.errs[0])
+			}
+		}
+		return
+	}
+	if p.values, p.errs[1] = d.tgtCall.Call(&d.tgtTp, d.target, p.batch); p.errs[1] != nil {
+		p.errs[1] = fmt.Errorf("dqn: target network on obs_next: %w", p.errs[1])
+	}
 }
 
 // maskedTargets is targets for next observations with action masks m: the
