@@ -52,6 +52,38 @@ type Setup struct {
 	After func(d *dqn.DQN, p Progress) (stop bool, err error)
 	// ChunkSize is the largest weight message; default 1 MiB less 1 KiB.
 	ChunkSize int
+	// Remote starts no actors in this process: they run RunActor in other
+	// processes, report their counts over the transport, and are told the
+	// learner's (cluster.Report, cluster.Status).
+	Remote bool
+	// Restore, if set, is called once with the new learner before its
+	// first weights are published: it loads a saved state into it and
+	// returns the counts to continue from.
+	Restore func(d *dqn.DQN) (Progress, error)
+}
+
+// defaults fills s's defaults and checks its required fields.
+func (s *Setup) defaults() error {
+	if s.Transport == nil || s.MakeEnv == nil {
+		return fmt.Errorf("%w: Setup needs Transport and MakeEnv", ErrConfig)
+	}
+	if s.Group == "" {
+		s.Group = "apex"
+	}
+	if s.ChunkSize <= 0 {
+		s.ChunkSize = 1<<20 - 1024
+	}
+	return nil
+}
+
+// spaces returns the observation and action spaces of actor i's env.
+func (s *Setup) spaces(i int) (obs, act env.Space, err error) {
+	probe, err := s.MakeEnv(i)
+	if err != nil {
+		return nil, nil, fmt.Errorf("apex: env of actor %d: %w", i, err)
+	}
+	defer probe.Close()
+	return probe.ObservationSpace(), probe.ActionSpace(), nil
 }
 
 // Run trains Ape-X DQN until s.After stops it or ctx ends, and returns the
@@ -60,35 +92,55 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if s.Transport == nil || s.MakeEnv == nil || s.After == nil {
-		return nil, fmt.Errorf("%w: Setup needs Transport, MakeEnv and After", ErrConfig)
+	if err := s.defaults(); err != nil {
+		return nil, err
 	}
-	if s.Group == "" {
-		s.Group = "apex"
+	if s.After == nil {
+		return nil, fmt.Errorf("%w: Setup needs After", ErrConfig)
 	}
-	if s.ChunkSize <= 0 {
-		s.ChunkSize = 1<<20 - 1024
-	}
-	probe, err := s.MakeEnv(0)
+	obsSpace, actSpace, err := s.spaces(0)
 	if err != nil {
-		return nil, fmt.Errorf("apex: env of actor 0: %w", err)
+		return nil, err
 	}
-	obsSpace, actSpace := probe.ObservationSpace(), probe.ActionSpace()
-	probe.Close()
 
 	rng := rand.New(rand.NewPCG(s.Seed, 0x61706578))
 	learner, err := dqn.New(cfg.DQN, obsSpace, actSpace, rng)
 	if err != nil {
 		return nil, err
 	}
+	var prog Progress
+	var stats runStats
+	if s.Restore != nil {
+		if prog, err = s.Restore(learner); err != nil {
+			return nil, err
+		}
+		stats.steps.Store(prog.EnvSteps)
+		stats.episodes.Store(prog.Episodes)
+		stats.updates.Store(prog.Updates)
+		stats.last = prog.LastReturn
+	}
 	params, err := cluster.ServeParams(s.Transport, s.Group, "q", s.ChunkSize)
 	if err != nil {
 		return nil, err
 	}
 	defer params.Close()
-	var version uint64 = 1
-	if err := publish(params, learner, version); err != nil {
+	// A version is the number of updates behind the weights plus one, so
+	// that a learner restarted from a checkpoint goes on numbering them.
+	if err := publish(params, learner, uint64(prog.Updates)+1); err != nil {
 		return nil, err
+	}
+	if s.Remote {
+		stop, err := cluster.SubscribeReports(s.Transport, s.Group, func(r cluster.Report) {
+			stats.steps.Add(r.Steps)
+			if r.Episodes > 0 {
+				stats.episodes.Add(r.Episodes - 1)
+				stats.episode(r.LastReturn)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
 	}
 	buf, err := distributed.NewPrioritized(s.Transport, distributed.Config{Group: s.Group, Member: "learner"}, nil, cfg.PriorityBeta)
 	if err != nil {
@@ -98,9 +150,12 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 
 	actCtx, stopActors := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	var stats runStats
 	actorErr := make(chan error, cfg.Actors)
-	for i := range cfg.Actors {
+	local := cfg.Actors
+	if s.Remote {
+		local = 0
+	}
+	for i := range local {
 		a, err := newActor(cfg, s, i, obsSpace, actSpace, rng.Uint64())
 		if err != nil {
 			stopActors()
@@ -122,7 +177,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 
 	sampleRng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
 	var returns []float32
-	var prog Progress
+	var waited time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -132,6 +187,10 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 		default:
 		}
 		if buf.Len() < cfg.LearningStarts {
+			if s.Remote && time.Since(waited) > 50*time.Millisecond {
+				cluster.PublishStatus(s.Transport, s.Group, cluster.Status{Updates: prog.Updates, Steps: stats.steps.Load(), Waiting: true})
+				waited = time.Now()
+			}
 			time.Sleep(2 * time.Millisecond)
 			continue
 		}
@@ -160,10 +219,12 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 		prog.Updates++
 		stats.updates.Add(1)
 		if prog.Updates%int64(cfg.PublishEvery) == 0 {
-			version++
-			if err := publish(params, learner, version); err != nil {
+			if err := publish(params, learner, uint64(prog.Updates)+1); err != nil {
 				return learner, err
 			}
+		}
+		if s.Remote {
+			cluster.PublishStatus(s.Transport, s.Group, cluster.Status{Updates: prog.Updates, Steps: stats.steps.Load()})
 		}
 		prog.EnvSteps = stats.steps.Load()
 		prog.Episodes = stats.episodes.Load()
@@ -269,6 +330,60 @@ type actor struct {
 	prios   []float64
 	ver     uint64
 	weights *cluster.Follower
+	// status is the learner's, for an actor in another process (nil in
+	// the learner's); sent holds the counts reported to it so far.
+	status *cluster.StatusFollower
+	sent   struct{ steps, episodes int64 }
+}
+
+// RunActor runs actor i of cfg.Actors (its ε is ActorEps's) in this
+// process for a learner that runs elsewhere with s.Remote set, until ctx
+// ends. s.After and s.Restore are not used. The actor waits for the
+// learner's first weights, feeds its shard of the group's buffer, and
+// reports its counts; an actor restarted with the same i rejoins as the
+// same member, with an empty shard.
+func RunActor(ctx context.Context, cfg Config, s Setup, i int) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := s.defaults(); err != nil {
+		return err
+	}
+	if i < 0 || i >= cfg.Actors {
+		return fmt.Errorf("%w: actor %d of %d", ErrConfig, i, cfg.Actors)
+	}
+	obsSpace, actSpace, err := s.spaces(i)
+	if err != nil {
+		return err
+	}
+	a, err := newActor(cfg, s, i, obsSpace, actSpace, rand.New(rand.NewPCG(s.Seed, 0x61706578+uint64(i))).Uint64())
+	if err != nil {
+		return err
+	}
+	if a.status, err = cluster.FollowStatus(s.Transport, s.Group); err != nil {
+		a.e.Close()
+		a.shard.Close()
+		return err
+	}
+	defer a.status.Close()
+	var stats runStats
+	err = a.run(ctx, &stats)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// report sends the learner the counts since the last report.
+func (a *actor) report(stats *runStats) {
+	if a.status == nil {
+		return
+	}
+	steps, eps := stats.steps.Load(), stats.episodes.Load()
+	r := cluster.Report{Actor: a.i, Steps: steps - a.sent.steps, Episodes: eps - a.sent.episodes, LastReturn: stats.lastReturn()}
+	if cluster.PublishReport(a.s.Transport, a.s.Group, r) == nil {
+		a.sent.steps, a.sent.episodes = steps, eps
+	}
 }
 
 func newActor(cfg Config, s Setup, i int, obsSpace, actSpace env.Space, seed uint64) (*actor, error) {
@@ -394,6 +509,7 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 			if err := a.flush(); err != nil {
 				return err
 			}
+			a.report(stats)
 		}
 		if step%a.cfg.SyncEvery == 0 {
 			if err := a.sync(); err != nil {
@@ -408,13 +524,25 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 // ahead of the learner, with a slack of what the actors may hold back
 // unflushed (FlushEvery + NStep steps each), so that LearningStarts
 // transitions reach the shards before anything is held.
+//
+// An actor in another process counts from the learner's last status: the
+// steps reported to it plus its own not yet reported, and runs while the
+// learner waits for data.
 func (a *actor) held(stats *runStats) bool {
 	if a.cfg.StepsPerUpdate <= 0 {
 		return false
 	}
 	slack := a.cfg.LearningStarts + a.cfg.Actors*(a.cfg.FlushEvery+max(1, a.cfg.DQN.NStep))
-	ahead := float64(stats.steps.Load() - int64(slack))
-	return ahead > a.cfg.StepsPerUpdate*float64(stats.updates.Load())
+	steps, updates := stats.steps.Load(), stats.updates.Load()
+	if a.status != nil {
+		st := a.status.Latest()
+		if st == nil || st.Waiting {
+			return false
+		}
+		steps, updates = st.Steps+steps-a.sent.steps, st.Updates
+	}
+	ahead := float64(steps - int64(slack))
+	return ahead > a.cfg.StepsPerUpdate*float64(updates)
 }
 
 // flush computes the pending transitions' priorities with the actor's
