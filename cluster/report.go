@@ -19,11 +19,12 @@ type Report struct {
 }
 
 // Status is what a learner tells its actors: its number of updates, the
-// env steps reported to it, and whether it is waiting for data (actors
-// that hold back to keep a ratio of steps to updates then run).
+// env steps reported to it, whether it is waiting for data (actors that
+// hold back to keep a ratio of steps to updates then run), and whether the
+// run is over (actors then stop).
 type Status struct {
 	Updates, Steps int64
-	Waiting        bool
+	Waiting, Done  bool
 }
 
 const (
@@ -68,7 +69,10 @@ func PublishStatus(t Transport, group string, s Status) error {
 	binary.LittleEndian.PutUint64(b[0:], uint64(s.Updates))
 	binary.LittleEndian.PutUint64(b[8:], uint64(s.Steps))
 	if s.Waiting {
-		b[16] = 1
+		b[16] |= 1
+	}
+	if s.Done {
+		b[16] |= 2
 	}
 	return t.Publish(statusSubject(group), b[:])
 }
@@ -89,7 +93,8 @@ func FollowStatus(t Transport, group string) (*StatusFollower, error) {
 		f.latest.Store(&Status{
 			Updates: int64(binary.LittleEndian.Uint64(b[0:])),
 			Steps:   int64(binary.LittleEndian.Uint64(b[8:])),
-			Waiting: b[16] == 1,
+			Waiting: b[16]&1 != 0,
+			Done:    b[16]&2 != 0,
 		})
 	})
 	if err != nil {

@@ -48,7 +48,7 @@ func TestReportsAndStatusRoundTrip(t *testing.T) {
 			t.Fatalf("report %d did not arrive", i)
 		}
 	}
-	for _, want := range []cluster.Status{{Updates: 7, Steps: 900, Waiting: true}, {Updates: 8, Steps: 950}} {
+	for _, want := range []cluster.Status{{Updates: 7, Steps: 900, Waiting: true}, {Updates: 8, Steps: 950}, {Updates: 9, Steps: 990, Done: true}} {
 		if err := cluster.PublishStatus(tr, "g", want); err != nil {
 			t.Fatal(err)
 		}

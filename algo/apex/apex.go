@@ -187,6 +187,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 		default:
 		}
 		if buf.Len() < cfg.LearningStarts {
+			stats.waiting.Store(true)
 			if s.Remote && time.Since(waited) > 50*time.Millisecond {
 				cluster.PublishStatus(s.Transport, s.Group, cluster.Status{Updates: prog.Updates, Steps: stats.steps.Load(), Waiting: true})
 				waited = time.Now()
@@ -194,6 +195,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 			time.Sleep(2 * time.Millisecond)
 			continue
 		}
+		stats.waiting.Store(false)
 		smp, err := buf.Sample(ctx, cfg.BatchSize, sampleRng)
 		if err != nil {
 			if errors.Is(err, distributed.ErrDistributed) && ctx.Err() == nil {
@@ -301,8 +303,11 @@ func publish(p *cluster.ParamServer, d *dqn.DQN, v uint64) error {
 // runStats are counters the actors share with the learner.
 type runStats struct {
 	steps, episodes, updates atomic.Int64
-	mu                       sync.Mutex
-	last                     float64
+	// waiting is set while the learner waits for LearningStarts
+	// transitions: no actor is then held.
+	waiting atomic.Bool
+	mu      sync.Mutex
+	last    float64
 }
 
 func (s *runStats) episode(ret float64) {
@@ -338,7 +343,8 @@ type actor struct {
 
 // RunActor runs actor i of cfg.Actors (its ε is ActorEps's) in this
 // process for a learner that runs elsewhere with s.Remote set, until ctx
-// ends. s.After and s.Restore are not used. The actor waits for the
+// ends or the learner says the run is over (cluster.Status.Done). s.After
+// and s.Restore are not used. The actor waits for the
 // learner's first weights, feeds its shard of the group's buffer, and
 // reports its counts; an actor restarted with the same i rejoins as the
 // same member, with an empty shard.
@@ -372,6 +378,16 @@ func RunActor(ctx context.Context, cfg Config, s Setup, i int) error {
 		return nil
 	}
 	return err
+}
+
+// over reports whether the learner in another process said the run is
+// over.
+func (a *actor) over() bool {
+	if a.status == nil {
+		return false
+	}
+	st := a.status.Latest()
+	return st != nil && st.Done
 }
 
 // report sends the learner the counts since the last report.
@@ -470,8 +486,8 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 		return err
 	}
 	ret := 0.0
-	for step := 1; ctx.Err() == nil; step++ {
-		for a.held(stats) && ctx.Err() == nil {
+	for step := 1; ctx.Err() == nil && !a.over(); step++ {
+		for a.held(stats) && ctx.Err() == nil && !a.over() {
 			time.Sleep(500 * time.Microsecond)
 		}
 		if err := pol.Act(out, in, nil, true); err != nil {
@@ -525,11 +541,13 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 // unflushed (FlushEvery + NStep steps each), so that LearningStarts
 // transitions reach the shards before anything is held.
 //
-// An actor in another process counts from the learner's last status: the
+// No actor is held while the learner waits for data (after a restart from
+// a checkpoint, the shards are empty but the counts are not). An actor in
+// another process counts from the learner's last status: the
 // steps reported to it plus its own not yet reported, and runs while the
 // learner waits for data.
 func (a *actor) held(stats *runStats) bool {
-	if a.cfg.StepsPerUpdate <= 0 {
+	if a.cfg.StepsPerUpdate <= 0 || stats.waiting.Load() {
 		return false
 	}
 	slack := a.cfg.LearningStarts + a.cfg.Actors*(a.cfg.FlushEvery+max(1, a.cfg.DQN.NStep))

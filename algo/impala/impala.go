@@ -287,7 +287,12 @@ func (s *Setup) spaces(i int) (obs, act env.Space, err error) {
 	return probe.ObservationSpace(), probe.ActionSpace(), nil
 }
 
-type counters struct{ steps, unrolls, updates atomic.Int64 }
+type counters struct {
+	steps, unrolls, updates atomic.Int64
+	// waiting is set while the learner waits for a batch: no actor is
+	// then held.
+	waiting atomic.Bool
+}
 
 // Run trains IMPALA until s.After stops it or ctx ends, and returns the
 // learner.
@@ -382,6 +387,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*Learner, error) {
 		default:
 		}
 		if buf.Len() < cfg.BatchSize {
+			cs.waiting.Store(true)
 			if s.Remote && time.Since(waited) > 50*time.Millisecond {
 				cluster.PublishStatus(s.Transport, s.Group, cluster.Status{Updates: l.updates, Steps: cs.steps.Load(), Waiting: true})
 				waited = time.Now()
@@ -389,6 +395,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*Learner, error) {
 			time.Sleep(2 * time.Millisecond)
 			continue
 		}
+		cs.waiting.Store(false)
 		smp, err := buf.Sample(ctx, cfg.BatchSize, sampleRng)
 		if err != nil {
 			if errors.Is(err, distributed.ErrDistributed) && ctx.Err() == nil {
@@ -452,9 +459,10 @@ type actor struct {
 }
 
 // RunActor runs actor i of cfg.Actors in this process for a learner that
-// runs elsewhere with s.Remote set, until ctx ends. s.After and s.Restore
-// are not used. An actor restarted with the same i rejoins as the same
-// member, with an empty shard.
+// runs elsewhere with s.Remote set, until ctx ends or the learner says the
+// run is over (cluster.Status.Done). s.After and s.Restore are not used.
+// An actor restarted with the same i rejoins as the same member, with an
+// empty shard.
 func RunActor(ctx context.Context, cfg Config, s Setup, i int) error {
 	if err := cfg.Validate(); err != nil {
 		return err
@@ -529,6 +537,16 @@ func newActor(cfg Config, s Setup, i int, obs, act env.Space, seed uint64) (*act
 	return &actor{cfg: cfg, s: s, i: i, net: net, pol: pol, vec: vec, coll: coll, local: local, shard: shard}, nil
 }
 
+// over reports whether the learner in another process said the run is
+// over.
+func (a *actor) over() bool {
+	if a.status == nil {
+		return false
+	}
+	st := a.status.Latest()
+	return st != nil && st.Done
+}
+
 func (a *actor) run(ctx context.Context, cs *counters) error {
 	defer a.vec.Close()
 	defer a.shard.Close()
@@ -538,8 +556,8 @@ func (a *actor) run(ctx context.Context, cs *counters) error {
 	defer stop()
 	a.pol.SetTrainingStep(true)
 	first := true
-	for ctx.Err() == nil {
-		for a.held(cs) && ctx.Err() == nil {
+	for ctx.Err() == nil && !a.over() {
+		for a.held(cs) && ctx.Err() == nil && !a.over() {
 			time.Sleep(500 * time.Microsecond)
 		}
 		w := weights.Latest()
@@ -587,7 +605,7 @@ func (a *actor) run(ctx context.Context, cs *counters) error {
 // An actor in another process counts its unrolls and the learner's
 // updates since the learner last waited for data, or since it joined.
 func (a *actor) held(cs *counters) bool {
-	if a.cfg.UnrollsPerUpdate <= 0 {
+	if a.cfg.UnrollsPerUpdate <= 0 || cs.waiting.Load() {
 		return false
 	}
 	if a.status != nil {
