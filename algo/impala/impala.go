@@ -386,7 +386,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*Learner, error) {
 			return l, err
 		default:
 		}
-		if buf.Len() < cfg.BatchSize {
+		if !ready(buf, cfg) {
 			cs.waiting.Store(true)
 			if s.Remote && time.Since(waited) > 50*time.Millisecond {
 				cluster.PublishStatus(s.Transport, s.Group, cluster.Status{Updates: l.updates, Steps: cs.steps.Load(), Waiting: true})
@@ -423,6 +423,17 @@ func Run(ctx context.Context, cfg Config, s Setup) (*Learner, error) {
 			return l, err
 		}
 	}
+}
+
+// ready reports whether the learner may sample a batch: BatchSize unrolls
+// are in the shards, or every live shard is full (fewer actors than
+// BatchSize/QueueSize are left, after some left the run).
+func ready(buf *distributed.Buffer, cfg Config) bool {
+	n := buf.Len()
+	if n >= cfg.BatchSize {
+		return true
+	}
+	return n > 0 && n >= cfg.QueueSize*len(buf.Members())
 }
 
 func publish(p *cluster.ParamServer, net *actorcritic.Net, v uint64) error {
