@@ -541,23 +541,27 @@ func (a *actor) run(ctx context.Context, stats *runStats) error {
 // unflushed (FlushEvery + NStep steps each), so that LearningStarts
 // transitions reach the shards before anything is held.
 //
-// No actor is held while the learner waits for data (after a restart from
-// a checkpoint, the shards are empty but the counts are not). An actor in
+// No actor is held while a learner that has updated waits for data (after
+// a restart from a checkpoint, the shards are empty but the counts are
+// not; before the first update the slack lets the shards fill). An actor in
 // another process counts from the learner's last status: the
 // steps reported to it plus its own not yet reported, and runs while the
 // learner waits for data.
 func (a *actor) held(stats *runStats) bool {
-	if a.cfg.StepsPerUpdate <= 0 || stats.waiting.Load() {
+	if a.cfg.StepsPerUpdate <= 0 {
 		return false
 	}
 	slack := a.cfg.LearningStarts + a.cfg.Actors*(a.cfg.FlushEvery+max(1, a.cfg.DQN.NStep))
-	steps, updates := stats.steps.Load(), stats.updates.Load()
+	steps, updates, waiting := stats.steps.Load(), stats.updates.Load(), stats.waiting.Load()
 	if a.status != nil {
 		st := a.status.Latest()
-		if st == nil || st.Waiting {
+		if st == nil {
 			return false
 		}
-		steps, updates = st.Steps+steps-a.sent.steps, st.Updates
+		steps, updates, waiting = st.Steps+steps-a.sent.steps, st.Updates, st.Waiting
+	}
+	if waiting && updates > 0 {
+		return false
 	}
 	ahead := float64(steps - int64(slack))
 	return ahead > a.cfg.StepsPerUpdate*float64(updates)

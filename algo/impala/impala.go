@@ -460,8 +460,9 @@ type actor struct {
 	take    batch.Batch
 	act     []float32
 	// status is the learner's, for an actor in another process (nil in
-	// the learner's); base is the learner's update count when the actor
-	// last ran free, from which its share is counted.
+	// the learner's); base is the learner's update count from which the
+	// actor's share is counted: when it started, or, in another process,
+	// when it last ran free.
 	status *cluster.StatusFollower
 	i      int
 	base   int64
@@ -559,6 +560,9 @@ func (a *actor) over() bool {
 }
 
 func (a *actor) run(ctx context.Context, cs *counters) error {
+	if a.status == nil {
+		a.base = cs.updates.Load()
+	}
 	defer a.vec.Close()
 	defer a.shard.Close()
 	fctx, stop := context.WithCancel(ctx)
@@ -610,13 +614,16 @@ func (a *actor) run(ctx context.Context, cs *counters) error {
 }
 
 // held reports whether the actor is more than its share of
-// UnrollsPerUpdate per update, plus a full queue, ahead of the learner. The
-// bound is per actor so that every shard fills before the first update.
+// UnrollsPerUpdate per update, plus a full queue, ahead of the learner,
+// counting the updates since it started (a restored learner's count starts
+// above 0). The bound is per actor so that every shard fills before the
+// first update. No actor is held while a learner that has updated waits
+// for data.
 //
 // An actor in another process counts its unrolls and the learner's
 // updates since the learner last waited for data, or since it joined.
 func (a *actor) held(cs *counters) bool {
-	if a.cfg.UnrollsPerUpdate <= 0 || cs.waiting.Load() {
+	if a.cfg.UnrollsPerUpdate <= 0 || (cs.waiting.Load() && cs.updates.Load() > 0) {
 		return false
 	}
 	if a.status != nil {
@@ -631,7 +638,7 @@ func (a *actor) held(cs *counters) bool {
 		share := a.cfg.UnrollsPerUpdate * float64(st.Updates-a.base) / float64(a.cfg.Actors)
 		return float64(a.sent-int64(a.cfg.QueueSize)) > share
 	}
-	share := a.cfg.UnrollsPerUpdate * float64(cs.updates.Load()) / float64(a.cfg.Actors)
+	share := a.cfg.UnrollsPerUpdate * float64(cs.updates.Load()-a.base) / float64(a.cfg.Actors)
 	return float64(a.unrolls-int64(a.cfg.QueueSize)) > share
 }
 
