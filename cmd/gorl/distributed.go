@@ -721,10 +721,14 @@ func (l *distLearner) watch(ctx context.Context, t cluster.Transport, group stri
 		case <-tick.C:
 		}
 		now := b.Members()
+		var joined []string
 		for _, m := range now {
 			if !slices.Contains(known, m) {
-				fmt.Fprintf(l.out, "%s joined (%d live)\n", m, len(now))
+				joined = append(joined, m)
 			}
+		}
+		if len(joined) > 0 {
+			fmt.Fprintf(l.out, "%s joined (%d live)\n", strings.Join(joined, ", "), len(now))
 		}
 		for _, m := range known {
 			if !slices.Contains(now, m) {

@@ -148,7 +148,7 @@ func TestDistributedFaults(t *testing.T) {
 			actor(0)
 			a1 := actor(1)
 			update := regexp.MustCompile(`^update (\d+): `)
-			_, at := learner.waitFor(regexp.MustCompile(`^actor-1 joined`), 0, faultWait)
+			_, at := learner.waitFor(regexp.MustCompile(`^(actor-0, )?actor-1 joined`), 0, faultWait)
 			_, at = learner.waitFor(update, at, faultWait)
 
 			a1.cmd.Process.Kill()
