@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -80,13 +81,7 @@ func distDefaults(algoName, envID string) (distRun, any, error) {
 		c.UnrollsPerUpdate = float64(c.BatchSize) // each unroll sampled about once
 		return r, &c, nil
 	}
-	return distRun{}, nil, fmt.Errorf("unknown distributed algorithm %q (%s)", algoName, strings.Join(slices.Sorted(func(yield func(string) bool) {
-		for k := range distAlgos {
-			if !yield(k) {
-				return
-			}
-		}
-	}), ", "))
+	return distRun{}, nil, fmt.Errorf("unknown distributed algorithm %q (%s)", algoName, strings.Join(slices.Sorted(maps.Keys(distAlgos)), ", "))
 }
 
 // resolveDist builds a distributed run's configuration from the defaults,
