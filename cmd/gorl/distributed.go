@@ -579,6 +579,10 @@ func (l *distLearner) resume() error {
 			return fmt.Errorf("resume: %s: %w", path, err)
 		}
 		step = l.ck.EnvSteps
+		if l.ck.Updates >= l.r.MaxUpdates {
+			return fmt.Errorf("resume: the run in %s already took max_updates = %d updates; continue it with --set max_updates=N, N above %d",
+				l.dir, l.r.MaxUpdates, l.ck.Updates)
+		}
 	}
 	dropped, err := cutLogs(l.dir, step, l.tb.Path())
 	if err != nil {

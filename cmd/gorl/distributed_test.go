@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gorl/gorl/algo"
 )
 
 // proc is a gorl process started by a test, its output read line by line.
@@ -210,6 +212,21 @@ func TestDistributedCommandLine(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(run1, configFile), []byte(`{"algo": "apex-dqn", "env": "CartPole-v1"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A run that took its max_updates: its checkpoint's counts say 10
+	// updates (the learner's part is not read before the refusal).
+	done := filepath.Join(tmp, "done")
+	if err := os.Mkdir(done, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(done, configFile), []byte(`{"algo": "impala", "env": "CartPole-v1", "max_updates": 10}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ck := distCheckpoint{Updates: 10, EnvSteps: 1600}
+	if err := writeAtomic(filepath.Join(done, checkpointFile), func(w io.Writer) error {
+		return algo.SaveParts(w, algo.JSONPart("progress", &ck), algo.Part{Name: "learner", Save: func(io.Writer) error { return nil }})
+	}); err != nil {
+		t.Fatal(err)
+	}
 	train := func(args ...string) []string {
 		return append([]string{"train", "--algo", "apex-dqn", "--logdir", filepath.Join(tmp, "never")}, args...)
 	}
@@ -231,6 +248,7 @@ func TestDistributedCommandLine(t *testing.T) {
 		{"resume changes the network", []string{"train", "--resume", "--logdir", run1, "--set", "algorithm.batch_size=3"},
 			"a resumed run may change only max_updates, reward_threshold, test_every, test_episodes"},
 		{"resume changes the actors", []string{"train", "--resume", "--logdir", run1, "--actors", "3"}, "--actors, --group and --seed do not apply"},
+		{"resume of a finished run", []string{"train", "--resume", "--logdir", done}, "already took max_updates = 10 updates; continue it with --set max_updates=N, N above 10"},
 		{"learner without server", []string{"learner", "--algo", "apex-dqn"}, "learner: --connect URL is required"},
 		{"learner unknown algorithm", []string{"learner", "--connect", "nats://127.0.0.1:1", "--algo", "a3c-x"}, `unknown distributed algorithm "a3c-x"`},
 		{"learner argument", []string{"learner", "extra"}, `learner: unexpected arguments ["extra"]`},
