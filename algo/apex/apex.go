@@ -54,6 +54,14 @@ type Setup struct {
 	After func(d *dqn.DQN, p Progress) (stop bool, err error)
 	// ChunkSize is the largest weight message; default 1 MiB less 1 KiB.
 	ChunkSize int
+	// Remote starts no actors in this process: they run RunActor in other
+	// processes, report their counts over the transport, and are told the
+	// learner's (cluster.Report, cluster.Status).
+	Remote bool
+	// Restore, if set, is called once with the new learner before its
+	// first weights are published: it loads a saved state into it and
+	// returns the counts to continue from.
+	Restore func(d *dqn.DQN) (Progress, error)
 }
 
 // Run trains Ape-X DQN until s.After stops it or ctx ends, and returns the
@@ -65,13 +73,49 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 	if s.Transport == nil || s.MakeEnv == nil || s.After == nil {
 		return nil, fmt.Errorf("%w: Setup needs Transport, MakeEnv and After", ErrConfig)
 	}
+	c := dqnCore(cfg, s)
+	c.after = func(a agent, p Progress) (bool, error) { return s.After(a.(dqnAgent).DQN, p) }
+	if s.Restore != nil {
+		c.restore = func(a agent) (Progress, error) { return s.Restore(a.(dqnAgent).DQN) }
+	}
+	l, err := c.run(ctx)
+	if l == nil {
+		return nil, err
+	}
+	return l.(dqnAgent).DQN, err
+}
+
+// RunActor runs actor i of cfg.Actors (its ε is ActorEps's) in this
+// process for a learner that runs elsewhere with s.Remote set, until ctx
+// ends or the learner says the run is over (cluster.Status.Done). s.After
+// and s.Restore are not used. The actor waits for the learner's first
+// weights, feeds its shard of the group's buffer, and reports its counts;
+// an actor restarted with the same i rejoins as the same member, with an
+// empty shard.
+func RunActor(ctx context.Context, cfg Config, s Setup, i int) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if s.Transport == nil || s.MakeEnv == nil {
+		return fmt.Errorf("%w: Setup needs Transport and MakeEnv", ErrConfig)
+	}
+	if i < 0 || i >= cfg.Actors {
+		return fmt.Errorf("%w: actor %d of %d", ErrConfig, i, cfg.Actors)
+	}
+	c := dqnCore(cfg, s)
+	return c.runActor(ctx, i)
+}
+
+// dqnCore returns the Ape-X loop of Ape-X DQN, without its after and
+// restore.
+func dqnCore(cfg Config, s Setup) core[int64] {
 	st := loopSettings{
 		actors: cfg.Actors, bufferSize: cfg.BufferSize, batchSize: cfg.BatchSize,
 		learningStarts: cfg.LearningStarts, flushEvery: cfg.FlushEvery, publishEvery: cfg.PublishEvery,
 		syncEvery: cfg.SyncEvery, nstep: max(1, cfg.DQN.NStep), gamma: cfg.DQN.Gamma,
 		priorityAlpha: cfg.PriorityAlpha, priorityBeta: cfg.PriorityBeta, stepsPerUpdate: cfg.StepsPerUpdate,
 	}
-	c := core[int64]{st: st, s: common{Transport: s.Transport, Group: s.Group, MakeEnv: s.MakeEnv, Seed: s.Seed, ChunkSize: s.ChunkSize}}
+	c := core[int64]{st: st, s: common{Transport: s.Transport, Group: s.Group, MakeEnv: s.MakeEnv, Seed: s.Seed, ChunkSize: s.ChunkSize, Remote: s.Remote}}
 	c.newLearner = func(obs, act env.Space, rng *rand.Rand) (agent, error) {
 		d, err := dqn.New(cfg.DQN, obs, act, rng)
 		if err != nil {
@@ -90,12 +134,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*dqn.DQN, error) {
 		}
 		return dqnAgent{d}, discreteAction(), nil
 	}
-	c.after = func(a agent, p Progress) (bool, error) { return s.After(a.(dqnAgent).DQN, p) }
-	l, err := c.run(ctx)
-	if l == nil {
-		return nil, err
-	}
-	return l.(dqnAgent).DQN, err
+	return c
 }
 
 // dqnAgent is a DQN as the Ape-X loop sees it: it publishes its online
@@ -159,6 +198,27 @@ type common struct {
 	MakeEnv   func(actor int) (env.Env, error)
 	Seed      uint64
 	ChunkSize int
+	Remote    bool
+}
+
+// defaults fills s's defaults.
+func (s *common) defaults() {
+	if s.Group == "" {
+		s.Group = "apex"
+	}
+	if s.ChunkSize <= 0 {
+		s.ChunkSize = 1<<20 - 1024
+	}
+}
+
+// spaces returns the observation and action spaces of actor i's env.
+func (s *common) spaces(i int) (obs, act env.Space, err error) {
+	probe, err := s.MakeEnv(i)
+	if err != nil {
+		return nil, nil, fmt.Errorf("apex: env of actor %d: %w", i, err)
+	}
+	defer probe.Close()
+	return probe.ObservationSpace(), probe.ActionSpace(), nil
 }
 
 // core is the Ape-X loop: actors of their own agents feed a distributed
@@ -170,36 +230,57 @@ type core[A int64 | float32] struct {
 	newLearner func(obs, act env.Space, rng *rand.Rand) (agent, error)
 	newActor   func(i int, obs, act env.Space, rng *rand.Rand) (agent, actionReader[A], error)
 	after      func(agent, Progress) (bool, error)
+	// restore, if set, loads a saved state into the new learner and
+	// returns the counts to continue from.
+	restore func(agent) (Progress, error)
 }
 
 func (c *core[A]) run(ctx context.Context) (agent, error) {
 	s := &c.s
-	if s.Group == "" {
-		s.Group = "apex"
-	}
-	if s.ChunkSize <= 0 {
-		s.ChunkSize = 1<<20 - 1024
-	}
-	probe, err := s.MakeEnv(0)
+	s.defaults()
+	obsSpace, actSpace, err := s.spaces(0)
 	if err != nil {
-		return nil, fmt.Errorf("apex: env of actor 0: %w", err)
+		return nil, err
 	}
-	obsSpace, actSpace := probe.ObservationSpace(), probe.ActionSpace()
-	probe.Close()
 
 	rng := rand.New(rand.NewPCG(s.Seed, 0x61706578))
 	learner, err := c.newLearner(obsSpace, actSpace, rng)
 	if err != nil {
 		return nil, err
 	}
+	var prog Progress
+	var stats runStats
+	if c.restore != nil {
+		if prog, err = c.restore(learner); err != nil {
+			return nil, err
+		}
+		stats.steps.Store(prog.EnvSteps)
+		stats.episodes.Store(prog.Episodes)
+		stats.updates.Store(prog.Updates)
+		stats.last = prog.LastReturn
+	}
 	params, err := cluster.ServeParams(s.Transport, s.Group, "q", s.ChunkSize)
 	if err != nil {
 		return nil, err
 	}
 	defer params.Close()
-	var version uint64 = 1
-	if err := publish(params, learner, version); err != nil {
+	// A version is the number of updates behind the weights plus one, so
+	// that a learner restarted from a checkpoint goes on numbering them.
+	if err := publish(params, learner, uint64(prog.Updates)+1); err != nil {
 		return nil, err
+	}
+	if s.Remote {
+		stop, err := cluster.SubscribeReports(s.Transport, s.Group, func(r cluster.Report) {
+			stats.steps.Add(r.Steps)
+			if r.Episodes > 0 {
+				stats.episodes.Add(r.Episodes - 1)
+				stats.episode(r.LastReturn)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
 	}
 	buf, err := distributed.NewPrioritized(s.Transport, distributed.Config{Group: s.Group, Member: "learner"}, nil, c.st.priorityBeta)
 	if err != nil {
@@ -209,9 +290,12 @@ func (c *core[A]) run(ctx context.Context) (agent, error) {
 
 	actCtx, stopActors := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	var stats runStats
 	actorErr := make(chan error, c.st.actors)
-	for i := range c.st.actors {
+	local := c.st.actors
+	if s.Remote {
+		local = 0
+	}
+	for i := range local {
 		a, err := c.newActorLoop(i, obsSpace, actSpace, rng.Uint64())
 		if err != nil {
 			stopActors()
@@ -233,7 +317,7 @@ func (c *core[A]) run(ctx context.Context) (agent, error) {
 
 	sampleRng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
 	var tg targets
-	var prog Progress
+	var waited time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -243,9 +327,15 @@ func (c *core[A]) run(ctx context.Context) (agent, error) {
 		default:
 		}
 		if buf.Len() < c.st.learningStarts {
+			stats.waiting.Store(true)
+			if s.Remote && time.Since(waited) > 50*time.Millisecond {
+				cluster.PublishStatus(s.Transport, s.Group, cluster.Status{Updates: prog.Updates, Steps: stats.steps.Load(), Waiting: true})
+				waited = time.Now()
+			}
 			time.Sleep(2 * time.Millisecond)
 			continue
 		}
+		stats.waiting.Store(false)
 		smp, err := buf.Sample(ctx, c.st.batchSize, sampleRng)
 		if err != nil {
 			if errors.Is(err, distributed.ErrDistributed) && ctx.Err() == nil {
@@ -271,10 +361,12 @@ func (c *core[A]) run(ctx context.Context) (agent, error) {
 		prog.Updates++
 		stats.updates.Add(1)
 		if prog.Updates%int64(c.st.publishEvery) == 0 {
-			version++
-			if err := publish(params, learner, version); err != nil {
+			if err := publish(params, learner, uint64(prog.Updates)+1); err != nil {
 				return learner, err
 			}
+		}
+		if s.Remote {
+			cluster.PublishStatus(s.Transport, s.Group, cluster.Status{Updates: prog.Updates, Steps: stats.steps.Load()})
 		}
 		prog.EnvSteps = stats.steps.Load()
 		prog.Episodes = stats.episodes.Load()
@@ -369,8 +461,11 @@ func publish(p *cluster.ParamServer, d agent, v uint64) error {
 // runStats are counters the actors share with the learner.
 type runStats struct {
 	steps, episodes, updates atomic.Int64
-	mu                       sync.Mutex
-	last                     float64
+	// waiting is set while the learner waits for LearningStarts
+	// transitions: no actor is then held.
+	waiting atomic.Bool
+	mu      sync.Mutex
+	last    float64
 }
 
 func (s *runStats) episode(ret float64) {
@@ -401,6 +496,58 @@ type actor[A int64 | float32] struct {
 	targets targets
 	ver     uint64
 	weights *cluster.Follower
+	// status is the learner's, for an actor in another process (nil in
+	// the learner's); sent holds the counts reported to it so far.
+	status *cluster.StatusFollower
+	sent   struct{ steps, episodes int64 }
+}
+
+// runActor runs actor i in this process for a learner in another one,
+// until ctx ends or the learner says the run is over.
+func (c *core[A]) runActor(ctx context.Context, i int) error {
+	c.s.defaults()
+	obsSpace, actSpace, err := c.s.spaces(i)
+	if err != nil {
+		return err
+	}
+	a, err := c.newActorLoop(i, obsSpace, actSpace, rand.New(rand.NewPCG(c.s.Seed, 0x61706578+uint64(i))).Uint64())
+	if err != nil {
+		return err
+	}
+	if a.status, err = cluster.FollowStatus(c.s.Transport, c.s.Group); err != nil {
+		a.e.Close()
+		a.shard.Close()
+		return err
+	}
+	defer a.status.Close()
+	var stats runStats
+	err = a.run(ctx, &stats)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// over reports whether the learner in another process said the run is
+// over.
+func (a *actor[A]) over() bool {
+	if a.status == nil {
+		return false
+	}
+	st := a.status.Latest()
+	return st != nil && st.Done
+}
+
+// report sends the learner the counts since the last report.
+func (a *actor[A]) report(stats *runStats) {
+	if a.status == nil {
+		return
+	}
+	steps, eps := stats.steps.Load(), stats.episodes.Load()
+	r := cluster.Report{Actor: a.i, Steps: steps - a.sent.steps, Episodes: eps - a.sent.episodes, LastReturn: stats.lastReturn()}
+	if cluster.PublishReport(a.s.Transport, a.s.Group, r) == nil {
+		a.sent.steps, a.sent.episodes = steps, eps
+	}
 }
 
 func (c *core[A]) newActorLoop(i int, obsSpace, actSpace env.Space, seed uint64) (*actor[A], error) {
@@ -484,8 +631,8 @@ func (a *actor[A]) run(ctx context.Context, stats *runStats) error {
 		return err
 	}
 	ret := 0.0
-	for step := 1; ctx.Err() == nil; step++ {
-		for a.held(stats) && ctx.Err() == nil {
+	for step := 1; ctx.Err() == nil && !a.over(); step++ {
+		for a.held(stats) && ctx.Err() == nil && !a.over() {
 			time.Sleep(500 * time.Microsecond)
 		}
 		if err := pol.Act(out, in, nil, true); err != nil {
@@ -521,6 +668,7 @@ func (a *actor[A]) run(ctx context.Context, stats *runStats) error {
 			if err := a.flush(); err != nil {
 				return err
 			}
+			a.report(stats)
 		}
 		if step%a.st.syncEvery == 0 {
 			if err := a.sync(); err != nil {
@@ -535,13 +683,31 @@ func (a *actor[A]) run(ctx context.Context, stats *runStats) error {
 // ahead of the learner, with a slack of what the actors may hold back
 // unflushed (FlushEvery + NStep steps each), so that LearningStarts
 // transitions reach the shards before anything is held.
+//
+// No actor is held while a learner that has updated waits for data (after
+// a restart from a checkpoint, the shards are empty but the counts are
+// not; before the first update the slack lets the shards fill). An actor in
+// another process counts from the learner's last status: the steps
+// reported to it plus its own not yet reported, and runs while the learner
+// waits for data.
 func (a *actor[A]) held(stats *runStats) bool {
 	if a.st.stepsPerUpdate <= 0 {
 		return false
 	}
 	slack := a.st.learningStarts + a.st.actors*(a.st.flushEvery+a.st.nstep)
-	ahead := float64(stats.steps.Load() - int64(slack))
-	return ahead > a.st.stepsPerUpdate*float64(stats.updates.Load())
+	steps, updates, waiting := stats.steps.Load(), stats.updates.Load(), stats.waiting.Load()
+	if a.status != nil {
+		st := a.status.Latest()
+		if st == nil {
+			return false
+		}
+		steps, updates, waiting = st.Steps+steps-a.sent.steps, st.Updates, st.Waiting
+	}
+	if waiting && updates > 0 {
+		return false
+	}
+	ahead := float64(steps - int64(slack))
+	return ahead > a.st.stepsPerUpdate*float64(updates)
 }
 
 // flush computes the pending transitions' priorities with the actor's

@@ -171,3 +171,71 @@ func TestRunLearnsFromActors(t *testing.T) {
 		t.Fatal("Ape-X DQN ran on a Box action space")
 	}
 }
+
+// TestRemoteActorsAndRestore runs the learner with Remote set and its 2
+// actors through RunActor, as separate processes would, after restoring a
+// learner saved at 1,000 updates and 2,300 env steps (the slack of 300
+// and 2 steps per update): the updates go on from 1,001, the steps grow by
+// the actors' reports, and once the learner updates, the actors hold to 2
+// env steps per update counted from its status (the slack, and a flush
+// per actor seen late, as in TestRunLearnsFromActors).
+func TestRemoteActorsAndRestore(t *testing.T) {
+	node, err := cluster.Start(cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	cfg := DefaultConfig()
+	cfg.Actors = 2
+	cfg.LearningStarts = 200
+	cfg.DQN.Hidden = []int{32}
+	cfg.StepsPerUpdate = 2
+	s := Setup{
+		Transport: node.Transport(),
+		MakeEnv:   func(int) (env.Env, error) { return env.Make("CartPole-v1") },
+		Seed:      2,
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	actCtx, stopActors := context.WithCancel(ctx)
+	done := make(chan error, cfg.Actors)
+	for i := range cfg.Actors {
+		as := s
+		go func() { done <- RunActor(actCtx, cfg, as, i) }()
+	}
+	const restored = 1000
+	var first, last Progress
+	s.Remote = true
+	s.Restore = func(d *dqn.DQN) (Progress, error) {
+		return Progress{Updates: restored, EnvSteps: 2300, Episodes: 40, LastReturn: 20}, nil
+	}
+	s.After = func(d *dqn.DQN, p Progress) (bool, error) {
+		if first.Updates == 0 {
+			first = p
+		}
+		last = p
+		return p.Updates >= restored+300, nil
+	}
+	if _, err := Run(ctx, cfg, s); err != nil {
+		t.Fatal(err)
+	}
+	stopActors()
+	for range cfg.Actors {
+		if err := <-done; err != nil {
+			t.Errorf("actor: %v", err)
+		}
+	}
+	if first.Updates != restored+1 || last.Updates != restored+300 {
+		t.Errorf("updates from %d to %d, want %d to %d", first.Updates, last.Updates, restored+1, restored+300)
+	}
+	if last.EnvSteps < 2300+int64(cfg.LearningStarts) || last.Episodes <= 40 {
+		t.Errorf("%d env steps and %d episodes, want the actors' reports added to 2300 and 40", last.EnvSteps, last.Episodes)
+	}
+	slack := int64(cfg.LearningStarts + cfg.Actors*(cfg.FlushEvery+cfg.DQN.NStep))
+	if bound := 2*299 + slack + int64(cfg.Actors*cfg.FlushEvery); last.EnvSteps-first.EnvSteps > bound {
+		t.Errorf("actors took %d steps in 299 updates, more than the bound %d", last.EnvSteps-first.EnvSteps, bound)
+	}
+	if err := RunActor(ctx, cfg, s, 2); !errors.Is(err, ErrConfig) {
+		t.Errorf("RunActor of actor 2 of 2: %v, want ErrConfig", err)
+	}
+}

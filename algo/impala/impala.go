@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
@@ -95,6 +97,22 @@ func NewLearner(cfg Config, obs, act env.Space, rng *rand.Rand) (*Learner, error
 
 // Updates returns the number of gradient steps taken.
 func (l *Learner) Updates() int64 { return l.updates }
+
+// Save writes the learner's state, the network, Adam's state and the
+// number of updates, with algo.SaveParts.
+func (l *Learner) Save(w io.Writer) error { return algo.SaveParts(w, l.parts()...) }
+
+// Load restores a state written by Save into a learner made with the same
+// configuration; an error wraps algo.ErrState.
+func (l *Learner) Load(r io.Reader) error { return algo.LoadParts(r, l.parts()...) }
+
+func (l *Learner) parts() []algo.Part {
+	return []algo.Part{
+		algo.ParamsPart("net", l.Net.Params()),
+		{Name: "optim", Save: l.opt.Save, Load: l.opt.Load},
+		algo.JSONPart("updates", &l.updates),
+	}
+}
 
 type entropic interface{ Entropy() *tensor.Tensor }
 
@@ -286,9 +304,43 @@ type Setup struct {
 	// After is called after every update; it stops the run by returning
 	// true or an error. Required.
 	After func(l *Learner, p Progress) (stop bool, err error)
+	// Remote starts no actors in this process: they run RunActor in other
+	// processes, report their counts over the transport, and are told the
+	// learner's (cluster.Report, cluster.Status).
+	Remote bool
+	// Restore, if set, is called once with the new learner before its
+	// first weights are published: it loads a saved state into it and
+	// returns the counts to continue from.
+	Restore func(l *Learner) (Progress, error)
 }
 
-type counters struct{ steps, unrolls, updates atomic.Int64 }
+// defaults fills s's defaults and checks its required fields.
+func (s *Setup) defaults() error {
+	if s.Transport == nil || s.MakeEnv == nil {
+		return fmt.Errorf("%w: Setup needs Transport and MakeEnv", ErrConfig)
+	}
+	if s.Group == "" {
+		s.Group = "impala"
+	}
+	return nil
+}
+
+// spaces returns the observation and action spaces of actor i's env.
+func (s *Setup) spaces(i int) (obs, act env.Space, err error) {
+	probe, err := s.MakeEnv(i)
+	if err != nil {
+		return nil, nil, fmt.Errorf("impala: env of actor %d: %w", i, err)
+	}
+	defer probe.Close()
+	return probe.ObservationSpace(), probe.ActionSpace(), nil
+}
+
+type counters struct {
+	steps, unrolls, updates atomic.Int64
+	// waiting is set while the learner waits for a batch: no actor is
+	// then held.
+	waiting atomic.Bool
+}
 
 // Run trains IMPALA until s.After stops it or ctx ends, and returns the
 // learner.
@@ -296,31 +348,51 @@ func Run(ctx context.Context, cfg Config, s Setup) (*Learner, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if s.Transport == nil || s.MakeEnv == nil || s.After == nil {
-		return nil, fmt.Errorf("%w: Setup needs Transport, MakeEnv and After", ErrConfig)
+	if err := s.defaults(); err != nil {
+		return nil, err
 	}
-	if s.Group == "" {
-		s.Group = "impala"
+	if s.After == nil {
+		return nil, fmt.Errorf("%w: Setup needs After", ErrConfig)
 	}
-	probe, err := s.MakeEnv(0)
+	obsSpace, actSpace, err := s.spaces(0)
 	if err != nil {
-		return nil, fmt.Errorf("impala: env of actor 0: %w", err)
+		return nil, err
 	}
-	obsSpace, actSpace := probe.ObservationSpace(), probe.ActionSpace()
-	probe.Close()
 	rng := rand.New(rand.NewPCG(s.Seed, 0x696d70616c61))
 	l, err := NewLearner(cfg, obsSpace, actSpace, rng)
 	if err != nil {
 		return nil, err
+	}
+	var p Progress
+	var cs counters
+	if s.Restore != nil {
+		if p, err = s.Restore(l); err != nil {
+			return nil, err
+		}
+		l.updates = p.Updates
+		cs.steps.Store(p.EnvSteps)
+		cs.unrolls.Store(p.Unrolls)
+		cs.updates.Store(p.Updates)
 	}
 	params, err := cluster.ServeParams(s.Transport, s.Group, "net", 1<<20-1024)
 	if err != nil {
 		return nil, err
 	}
 	defer params.Close()
-	version := uint64(1)
-	if err := publish(params, l.Net, version); err != nil {
+	// A version is the number of updates behind the weights plus one, so
+	// that a learner restarted from a checkpoint goes on numbering them.
+	if err := publish(params, l.Net, uint64(l.updates)+1); err != nil {
 		return nil, err
+	}
+	if s.Remote {
+		stop, err := cluster.SubscribeReports(s.Transport, s.Group, func(r cluster.Report) {
+			cs.steps.Add(r.Steps)
+			cs.unrolls.Add(r.Unrolls)
+		})
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
 	}
 	buf, err := distributed.New(s.Transport, distributed.Config{Group: s.Group, Member: "learner"}, nil)
 	if err != nil {
@@ -330,13 +402,16 @@ func Run(ctx context.Context, cfg Config, s Setup) (*Learner, error) {
 
 	actCtx, stopActors := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	var cs counters
 	actorErr := make(chan error, cfg.Actors)
 	defer func() {
 		stopActors()
 		wg.Wait()
 	}()
-	for i := range cfg.Actors {
+	local := cfg.Actors
+	if s.Remote {
+		local = 0
+	}
+	for i := range local {
 		a, err := newActor(cfg, s, i, obsSpace, actSpace, rng.Uint64())
 		if err != nil {
 			return nil, err
@@ -350,7 +425,7 @@ func Run(ctx context.Context, cfg Config, s Setup) (*Learner, error) {
 		}()
 	}
 	sampleRng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
-	var p Progress
+	var waited time.Time
 	for {
 		select {
 		case <-ctx.Done():
@@ -359,10 +434,16 @@ func Run(ctx context.Context, cfg Config, s Setup) (*Learner, error) {
 			return l, err
 		default:
 		}
-		if buf.Len() < cfg.BatchSize {
+		if !ready(buf, cfg) {
+			cs.waiting.Store(true)
+			if s.Remote && time.Since(waited) > 50*time.Millisecond {
+				cluster.PublishStatus(s.Transport, s.Group, cluster.Status{Updates: l.updates, Steps: cs.steps.Load(), Waiting: true})
+				waited = time.Now()
+			}
 			time.Sleep(2 * time.Millisecond)
 			continue
 		}
+		cs.waiting.Store(false)
 		smp, err := buf.Sample(ctx, cfg.BatchSize, sampleRng)
 		if err != nil {
 			if errors.Is(err, distributed.ErrDistributed) && ctx.Err() == nil {
@@ -376,10 +457,12 @@ func Run(ctx context.Context, cfg Config, s Setup) (*Learner, error) {
 		}
 		cs.updates.Add(1)
 		if l.updates%int64(cfg.PublishEvery) == 0 {
-			version++
-			if err := publish(params, l.Net, version); err != nil {
+			if err := publish(params, l.Net, uint64(l.updates)+1); err != nil {
 				return l, err
 			}
+		}
+		if s.Remote {
+			cluster.PublishStatus(s.Transport, s.Group, cluster.Status{Updates: l.updates, Steps: cs.steps.Load()})
 		}
 		p.Updates, p.EnvSteps, p.Unrolls = l.updates, cs.steps.Load(), cs.unrolls.Load()
 		p.Loss, p.Missing = st["loss"], smp.Missing
@@ -388,6 +471,17 @@ func Run(ctx context.Context, cfg Config, s Setup) (*Learner, error) {
 			return l, err
 		}
 	}
+}
+
+// ready reports whether the learner may sample a batch: BatchSize unrolls
+// are in the shards, or every live shard is full (fewer actors than
+// BatchSize/QueueSize are left, after some left the run).
+func ready(buf *distributed.Buffer, cfg Config) bool {
+	n := buf.Len()
+	if n >= cfg.BatchSize {
+		return true
+	}
+	return n > 0 && n >= cfg.QueueSize*len(buf.Members())
 }
 
 func publish(p *cluster.ParamServer, net *actorcritic.Net, v uint64) error {
@@ -423,6 +517,52 @@ type actor struct {
 	actT         *tensor.Tensor
 	rews, sum    []float64
 	terms, conts []bool
+	// status is the learner's, for an actor in another process (nil in
+	// the learner's); base is the learner's update count from which the
+	// actor's share is counted: when it started, or, in another process,
+	// when it last ran free.
+	status *cluster.StatusFollower
+	i      int
+	base   int64
+	based  bool
+	sent   int64 // unrolls sent since base
+}
+
+// RunActor runs actor i of cfg.Actors in this process for a learner that
+// runs elsewhere with s.Remote set, until ctx ends or the learner says the
+// run is over (cluster.Status.Done). s.After and s.Restore are not used.
+// An actor restarted with the same i rejoins as the same member, with an
+// empty shard.
+func RunActor(ctx context.Context, cfg Config, s Setup, i int) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := s.defaults(); err != nil {
+		return err
+	}
+	if i < 0 || i >= cfg.Actors {
+		return fmt.Errorf("%w: actor %d of %d", ErrConfig, i, cfg.Actors)
+	}
+	obsSpace, actSpace, err := s.spaces(i)
+	if err != nil {
+		return err
+	}
+	a, err := newActor(cfg, s, i, obsSpace, actSpace, rand.New(rand.NewPCG(s.Seed, 0x696d70616c61+uint64(i))).Uint64())
+	if err != nil {
+		return err
+	}
+	if a.status, err = cluster.FollowStatus(s.Transport, s.Group); err != nil {
+		a.vec.Close()
+		a.shard.Close()
+		return err
+	}
+	defer a.status.Close()
+	var cs counters
+	err = a.run(ctx, &cs)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
 
 func newActor(cfg Config, s Setup, i int, obs, act env.Space, seed uint64) (*actor, error) {
@@ -464,10 +604,23 @@ func newActor(cfg Config, s Setup, i int, obs, act env.Space, seed uint64) (*act
 		vec.Close()
 		return nil, err
 	}
-	return &actor{cfg: cfg, s: s, net: net, pol: pol, vec: vec, coll: coll, local: local, shard: shard}, nil
+	return &actor{cfg: cfg, s: s, i: i, net: net, pol: pol, vec: vec, coll: coll, local: local, shard: shard}, nil
+}
+
+// over reports whether the learner in another process said the run is
+// over.
+func (a *actor) over() bool {
+	if a.status == nil {
+		return false
+	}
+	st := a.status.Latest()
+	return st != nil && st.Done
 }
 
 func (a *actor) run(ctx context.Context, cs *counters) error {
+	if a.status == nil {
+		a.base = cs.updates.Load()
+	}
 	defer a.vec.Close()
 	defer a.shard.Close()
 	fctx, stop := context.WithCancel(ctx)
@@ -476,8 +629,8 @@ func (a *actor) run(ctx context.Context, cs *counters) error {
 	defer stop()
 	a.pol.SetTrainingStep(true)
 	first := true
-	for ctx.Err() == nil {
-		for a.held(cs) && ctx.Err() == nil {
+	for ctx.Err() == nil && !a.over() {
+		for a.held(cs) && ctx.Err() == nil && !a.over() {
 			time.Sleep(500 * time.Microsecond)
 		}
 		w := weights.Latest()
@@ -510,18 +663,40 @@ func (a *actor) run(ctx context.Context, cs *counters) error {
 		}
 		a.unrolls++
 		cs.unrolls.Add(1)
+		if a.status != nil {
+			a.sent++
+			cluster.PublishReport(a.s.Transport, a.s.Group, cluster.Report{Actor: a.i, Steps: int64(st.Steps), Unrolls: 1})
+		}
 	}
 	return nil
 }
 
 // held reports whether the actor is more than its share of
-// UnrollsPerUpdate per update, plus a full queue, ahead of the learner. The
-// bound is per actor so that every shard fills before the first update.
+// UnrollsPerUpdate per update, plus a full queue, ahead of the learner,
+// counting the updates since it started (a restored learner's count starts
+// above 0). The bound is per actor so that every shard fills before the
+// first update. No actor is held while a learner that has updated waits
+// for data.
+//
+// An actor in another process counts its unrolls and the learner's
+// updates since the learner last waited for data, or since it joined.
 func (a *actor) held(cs *counters) bool {
-	if a.cfg.UnrollsPerUpdate <= 0 {
+	if a.cfg.UnrollsPerUpdate <= 0 || (cs.waiting.Load() && cs.updates.Load() > 0) {
 		return false
 	}
-	share := a.cfg.UnrollsPerUpdate * float64(cs.updates.Load()) / float64(a.cfg.Actors)
+	if a.status != nil {
+		st := a.status.Latest()
+		if st == nil {
+			return false
+		}
+		if !a.based || st.Waiting {
+			a.base, a.sent, a.based = st.Updates, 0, true
+			return false
+		}
+		share := a.cfg.UnrollsPerUpdate * float64(st.Updates-a.base) / float64(a.cfg.Actors)
+		return float64(a.sent-int64(a.cfg.QueueSize)) > share
+	}
+	share := a.cfg.UnrollsPerUpdate * float64(cs.updates.Load()-a.base) / float64(a.cfg.Actors)
 	return float64(a.unrolls-int64(a.cfg.QueueSize)) > share
 }
 

@@ -1,8 +1,10 @@
 package impala
 
 import (
+	"bytes"
 	"context"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -146,4 +148,79 @@ func node2Box(t *testing.T) env.Space {
 	}
 	defer e.Close()
 	return e.ActionSpace()
+}
+
+// TestRemoteActorsAndRestore saves a learner after the updates of a short
+// run, then runs a learner with Remote set, restored from that state, and
+// 2 actors through RunActor as other processes would: the restored
+// network equals the saved one parameter for parameter, the updates go on
+// from the saved count, and the actors' reports reach the learner (every
+// reported step belongs to a sent unroll of 20 steps).
+func TestRemoteActorsAndRestore(t *testing.T) {
+	node, err := cluster.Start(cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	cfg := DefaultConfig()
+	cfg.Actors, cfg.BatchSize, cfg.UnrollsPerUpdate = 2, 4, 4
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s := Setup{
+		Transport: node.Transport(),
+		MakeEnv:   func(int) (env.Env, error) { return env.Make("CartPole-v1") },
+		Seed:      4,
+	}
+	var saved bytes.Buffer
+	first := s
+	first.Group = "first"
+	first.After = func(l *Learner, p Progress) (bool, error) { return p.Updates >= 10, nil }
+	l, err := Run(ctx, cfg, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Save(&saved); err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(l.Net.Params()[0].Tensor.Data())
+
+	actCtx, stopActors := context.WithCancel(ctx)
+	done := make(chan error, cfg.Actors)
+	for i := range cfg.Actors {
+		as := s
+		go func() { done <- RunActor(actCtx, cfg, as, i) }()
+	}
+	var start, last Progress
+	s.Remote = true
+	s.Restore = func(l *Learner) (Progress, error) {
+		if err := l.Load(bytes.NewReader(saved.Bytes())); err != nil {
+			return Progress{}, err
+		}
+		if got := l.Net.Params()[0].Tensor.Data(); !slices.Equal(got, want) {
+			t.Errorf("restored parameters differ from the saved ones")
+		}
+		return Progress{Updates: l.Updates(), EnvSteps: 800, Unrolls: 40}, nil
+	}
+	s.After = func(l *Learner, p Progress) (bool, error) {
+		if start.Updates == 0 {
+			start = p
+		}
+		last = p
+		return p.Updates >= 40, nil
+	}
+	if _, err := Run(ctx, cfg, s); err != nil {
+		t.Fatal(err)
+	}
+	stopActors()
+	for range cfg.Actors {
+		if err := <-done; err != nil {
+			t.Errorf("actor: %v", err)
+		}
+	}
+	if start.Updates != 11 || last.Updates != 40 {
+		t.Errorf("updates from %d to %d, want 11 to 40", start.Updates, last.Updates)
+	}
+	if last.Unrolls <= 40 || last.EnvSteps != 800+(last.Unrolls-40)*int64(cfg.Unroll) {
+		t.Errorf("%d unrolls and %d env steps, want more than 40 unrolls of 20 steps each beyond the restored 800", last.Unrolls, last.EnvSteps)
+	}
 }

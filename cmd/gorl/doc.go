@@ -9,6 +9,10 @@
 //	gorl list
 //	gorl bench [--seeds N] [RUN]...
 //	gorl dashboard [RUNS_DIR] [--addr 127.0.0.1:6006]
+//	gorl train --algo apex-dqn|impala [--actors N] [--nats URL[,URL]] [...]
+//	gorl serve [--host 127.0.0.1] [--port 4222]
+//	gorl learner --connect URL --algo apex-dqn|impala [--actors N] [--logdir DIR] [--resume]
+//	gorl actor --connect URL --id N [--group NAME]
 //
 // train builds a run from the algorithm's registered defaults for the env,
 // then a JSON configuration file (--config), then --set assignments (a dotted

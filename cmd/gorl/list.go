@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/gorl/gorl/env"
@@ -29,6 +31,9 @@ func cmdList(stdout io.Writer) error {
 	fmt.Fprintln(w, "ALGORITHM\tDESCRIPTION")
 	for _, name := range algorithmNames() {
 		fmt.Fprintf(w, "%s\t%s\n", name, algorithms[name].doc())
+	}
+	for _, name := range slices.Sorted(maps.Keys(distAlgos)) {
+		fmt.Fprintf(w, "%s\t%s (distributed: gorl train --actors N, or gorl learner and gorl actor)\n", name, distAlgos[name])
 	}
 	return w.Flush()
 }

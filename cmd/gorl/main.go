@@ -22,6 +22,10 @@ const usage = `usage:
   gorl dashboard [RUNS_DIR] [--addr 127.0.0.1:6006]
   gorl plot [--out FILE] [--x env_step|time] [--y test/return|train/return|loss/...] RUN_DIR...
   gorl compare [--best] [--resamples N] [--out FILE] RUN_GLOB...
+  gorl train --algo apex-dqn|impala [--actors N] [--nats URL[,URL]] [...]
+  gorl serve [--host 127.0.0.1] [--port 4222]
+  gorl learner --connect URL --algo apex-dqn|impala [--actors N] [--logdir DIR] [--resume]
+  gorl actor --connect URL --id N [--group NAME]
 Run "gorl COMMAND -h" for a command's flags.
 `
 
@@ -84,6 +88,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdPlot(ctx, args[1:], stdout, stderr)
 	case "compare":
 		return cmdCompare(ctx, args[1:], stdout, stderr)
+	case "serve":
+		return cmdServe(ctx, args[1:], stdout, stderr)
+	case "learner":
+		return cmdTrainDistributed(ctx, "learner", args[1:], stdout, stderr)
+	case "actor":
+		return cmdActor(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil

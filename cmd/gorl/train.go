@@ -30,6 +30,9 @@ const (
 )
 
 func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if distributedArgs(args) {
+		return cmdTrainDistributed(ctx, "train", args, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	algoName := fs.String("algo", "dqn", "algorithm (gorl list shows them)")
