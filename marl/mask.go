@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/multiagent"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
@@ -14,62 +15,44 @@ import (
 
 // This file holds all of the package's masked action selection: the greedy
 // and ε-random choices of MaskedQ, Random's uniform choice, and the masked
-// maximum of the learning targets.
-
-// maskKey is the key path of the action mask in a batch of masked
-// observations.
-const maskKey = batch.KeyObs + batch.Sep + multiagent.KeyActionMask
-
-// masks returns the int8 masks [k, n] of a batch of k masked observations
-// (nil when obs carries none).
-func masks(obs *batch.Batch, key string, k, n int) ([]int8, error) {
-	v, ok := obs.Get(key)
-	if !ok {
-		return nil, nil
-	}
-	a, ok := v.(*nd.Array)
-	if !ok || a.DType() != nd.Int8 || !a.IsContiguous() || a.Size() != k*n {
-		return nil, fmt.Errorf("marl: %s is %v; want int8 [%d, %d]", key, v, k, n)
-	}
-	return nd.Data[int8](a), nil
-}
+// maximum of the learning targets, on the masks env.ActionMask reads and the
+// shared choices policy.ArgMaxValid and env.SampleValid.
 
 // bestValid returns the valid action of largest q (the first on ties),
-// or −1 if none is valid. A nil mask makes every action valid.
-func bestValid(q []float32, mask []int8) int {
+// or −1 if none is valid; a nil mask makes every action valid.
+func bestValid(q, mask []float32) int {
+	if mask != nil {
+		return policy.ArgMaxValid(q, mask)
+	}
 	best := -1
 	for j, v := range q {
-		if (mask == nil || mask[j] != 0) && (best < 0 || v > q[best]) {
+		if best < 0 || v > q[best] {
 			best = j
 		}
 	}
 	return best
 }
 
-// randomValid returns a uniform valid action, or −1 if none is valid.
-func randomValid(mask []int8, n int, rng *rand.Rand) int {
+// randomValid returns a uniform valid action of n, or −1 if none is valid;
+// a nil mask makes every action valid.
+func randomValid(mask []float32, n int, rng *rand.Rand) int {
 	if mask == nil {
 		return rng.IntN(n)
 	}
-	valid := 0
-	for _, m := range mask {
-		if m != 0 {
-			valid++
-		}
+	return env.SampleValid(mask, rng)
+}
+
+// maskRows returns the masks [k, n] of obs read by m as float32 rows, nil
+// when obs carries none.
+func maskRows(m *env.ActionMask, obs *batch.Batch, k, n int) ([]float32, error) {
+	a, err := m.Read(obs, k, n)
+	if err != nil {
+		return nil, fmt.Errorf("marl: %w", err)
 	}
-	if valid == 0 {
-		return -1
+	if a == nil {
+		return nil, nil
 	}
-	k := rng.IntN(valid)
-	for j, m := range mask {
-		if m != 0 {
-			if k == 0 {
-				return j
-			}
-			k--
-		}
-	}
-	return -1
+	return nd.Data[float32](a), nil
 }
 
 // MaskedQ is an ε-greedy Q-learning policy over Discrete(n) actions 0…n−1
@@ -84,6 +67,7 @@ type MaskedQ struct {
 	eps    float64
 	tp     tensor.Tape
 	caller nn.Caller
+	mask   env.ActionMask
 }
 
 // NewMaskedQ returns a MaskedQ acting with net, whose output for k
@@ -120,13 +104,13 @@ func (p *MaskedQ) Act(dst, obs *batch.Batch, _ any, explore bool) error {
 		return fmt.Errorf("marl: Q-values of shape %v for %d actions", q.Shape(), p.n)
 	}
 	k := q.Dim(0)
-	m, err := masks(obs, maskKey, k, p.n)
+	m, err := maskRows(&p.mask, obs, k, p.n)
 	if err != nil {
 		return err
 	}
 	act, qv := policy.DiscreteActTo(dst, k), q.Data()
 	for i := range k {
-		var row []int8
+		var row []float32
 		if m != nil {
 			row = m[i*p.n : (i+1)*p.n]
 		}
@@ -145,8 +129,9 @@ func (p *MaskedQ) Act(dst, obs *batch.Batch, _ any, explore bool) error {
 // Random acts uniformly at random among the valid actions 0…N−1 of each
 // observation (all of them without a mask): the random player.
 type Random struct {
-	N   int
-	Rng *rand.Rand
+	N    int
+	Rng  *rand.Rand
+	mask env.ActionMask
 }
 
 // Act writes the int64 actions [k] under "act" in dst. It returns an error
@@ -156,13 +141,13 @@ func (r *Random) Act(dst, obs *batch.Batch, _ any, _ bool) error {
 	if err != nil {
 		return fmt.Errorf("marl: %w", err)
 	}
-	m, err := masks(obs, maskKey, k, r.N)
+	m, err := maskRows(&r.mask, obs, k, r.N)
 	if err != nil {
 		return err
 	}
 	act := policy.DiscreteActTo(dst, k)
 	for i := range k {
-		var row []int8
+		var row []float32
 		if m != nil {
 			row = m[i*r.N : (i+1)*r.N]
 		}
@@ -180,9 +165,9 @@ func (r *Random) Act(dst, obs *batch.Batch, _ any, _ bool) error {
 // non-nil) the value of the valid action the online Q-values prefer. A row
 // with no valid action (a finished game) gets 0; its transition is terminal
 // and does not bootstrap.
-func maskedMaxTo(dst []float32, values, online []float32, mask []int8, n int) {
+func maskedMaxTo(dst []float32, values, online []float32, mask []float32, n int) {
 	for i := range dst {
-		var row []int8
+		var row []float32
 		if mask != nil {
 			row = mask[i*n : (i+1)*n]
 		}

@@ -62,7 +62,7 @@ func TestMaskedQGreedy(t *testing.T) {
 // never invalid. The 0.999 quantile of χ² with 3 degrees of freedom is
 // 16.27 (tables).
 func TestRandomValid(t *testing.T) {
-	mask := []int8{1, 0, 1, 1, 0, 1}
+	mask := []float32{1, 0, 1, 1, 0, 1}
 	rng := rand.New(rand.NewPCG(7, 7))
 	const n = 40_000
 	var counts [6]int
@@ -80,7 +80,7 @@ func TestRandomValid(t *testing.T) {
 	if chi > 16.27 {
 		t.Errorf("χ² = %.2f > 16.27 for counts %v", chi, counts)
 	}
-	if a := randomValid([]int8{0, 0}, 2, rng); a != -1 {
+	if a := randomValid([]float32{0, 0}, 2, rng); a != -1 {
 		t.Errorf("no valid action: got %d, want -1", a)
 	}
 }
@@ -91,7 +91,7 @@ func TestRandomValid(t *testing.T) {
 func TestMaskedMax(t *testing.T) {
 	values := []float32{1, 9, 3, 2, 8, 5, 0, 0, 0}
 	online := []float32{0, 0, 1, 7, 6, 0, 4, 4, 4}
-	mask := []int8{1, 0, 1, 1, 0, 1, 0, 0, 0}
+	mask := []float32{1, 0, 1, 1, 0, 1, 0, 0, 0}
 	dst := make([]float32, 3)
 	maskedMaxTo(dst, values, nil, mask, 3)
 	for i, want := range []float32{3, 5, 0} {

@@ -148,6 +148,7 @@ type SelfPlay struct {
 	tgtCall  nn.Caller
 	onCall   nn.Caller
 	vals     []float32
+	mask     env.ActionMask
 	retArr   *nd.Array
 	lastLoss float64
 }
@@ -406,7 +407,7 @@ func (s *SelfPlay) update() error {
 		}
 		online = oq.Data()
 	}
-	mask, err := masks(&s.next, maskKey, k, s.n)
+	mask, err := maskRows(&s.mask, &s.next, k, s.n)
 	if err != nil {
 		return err
 	}
