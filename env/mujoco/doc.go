@@ -80,4 +80,19 @@
 //
 // mj_loadXML reads files, so a model's embedded MJCF text is written to a
 // temporary file for the compile; loads are serialized.
+//
+// When a physics step meets a NaN, infinite or huge value in the positions,
+// velocities, accelerations or controls, MuJoCo resets the simulation (or
+// zeroes the controls) and goes on; Gymnasium's tasks go on with it, so the
+// next transition jumps to the initial pose as if nothing had happened.
+// Step instead reads mjData's warning counts after the frame skip and
+// returns ErrUnstable, ending the episode. The package also installs its
+// own mju_user_warning handler (a purego callback), because MuJoCo's
+// default prints to standard output and appends to MUJOCO_LOG.TXT in the
+// working directory, a file that does not belong to any run; the handler
+// keeps the text for ErrUnstable's message. The handler is one per process,
+// so with envs stepping on several goroutines the text may be another
+// env's warning; which env failed comes from its own counts. MuJoCo's error
+// handler (mju_user_error) is left as it is: it ends the process, which
+// the vector env's process workers isolate.
 package mujoco

@@ -3,6 +3,7 @@ package mujoco
 import (
 	"embed"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -11,6 +12,10 @@ import (
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 )
+
+// ErrUnstable is wrapped by the error of a Step in which the simulation
+// became unstable.
+var ErrUnstable = errors.New("mujoco: the simulation became unstable and MuJoCo reset it")
 
 //go:embed models/*.xml
 var models embed.FS
@@ -158,7 +163,9 @@ func (e *Env) Reset(seed env.Seed) (any, env.Info, error) {
 // Gymnasium. It returns an error naming the env and wrapping env.ErrAction
 // for an action of the wrong dtype or shape, or with a NaN or infinite
 // element, and env.ErrNeedReset outside an episode; the env is then
-// unchanged.
+// unchanged. It returns an error wrapping ErrUnstable, with MuJoCo's
+// warning, when the physics produced a NaN, infinite or huge value: MuJoCo
+// has then reset the simulation, and the episode is over.
 func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 	if !e.running {
 		return nil, 0, false, false, nil, fmt.Errorf("%s: Step with no episode running: %w", e.t.id, env.ErrNeedReset)
@@ -166,7 +173,12 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 	if err := e.readAction(action); err != nil {
 		return nil, 0, false, false, nil, err
 	}
+	e.s.takeBad()
 	r, term := e.t.step(e, e.act)
+	if bad := e.s.takeBad(); bad != "" {
+		e.running = false
+		return nil, 0, false, false, nil, fmt.Errorf("%s: %w: a bad value in %s (MuJoCo: %q)", e.t.id, ErrUnstable, bad, warningText())
+	}
 	e.t.observe(e, e.obsData)
 	e.running = !term
 	return e.obs, r, term, false, nil, nil

@@ -5,6 +5,7 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -475,6 +476,58 @@ func TestBadAction(t *testing.T) {
 	}
 	if _, err := New("Pusher-v4"); !errors.Is(err, env.ErrNotRegistered) {
 		t.Errorf("New of an unknown id: %v, want ErrNotRegistered", err)
+	}
+}
+
+// TestUnstable checks that a Step in which MuJoCo finds a huge value and
+// resets the simulation returns ErrUnstable with MuJoCo's warning, ends the
+// episode, and leaves no MUJOCO_LOG.TXT behind (MuJoCo's own handler writes
+// one into the working directory). 1e12 is above MuJoCo's limit for a
+// "huge" value (mjMAXVAL, 1e10).
+func TestUnstable(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tc := range []struct {
+		name       string
+		qpos, qvel float64
+		want       string
+	}{
+		{"velocity", 0, 1e12, "qvel"},
+		{"position", 1e12, 0, "qpos"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := mustNew(t, "HalfCheetah-v4")
+			if _, _, err := e.Reset(env.SeedOf(1)); err != nil {
+				t.Fatal(err)
+			}
+			qpos, qvel := e.QPos(), e.QVel()
+			qpos[2] += tc.qpos
+			qvel[0] += tc.qvel
+			if err := e.SetState(qpos, qvel); err != nil {
+				t.Fatal(err)
+			}
+			_, _, _, _, _, err := e.Step(action(0, 0, 0, 0, 0, 0))
+			if !errors.Is(err, ErrUnstable) || !strings.Contains(err.Error(), "bad value in "+tc.want) || !strings.Contains(err.Error(), "HalfCheetah-v4") {
+				t.Fatalf("Step from a huge %s: %v, want ErrUnstable naming the env and %s", tc.want, err, tc.want)
+			}
+			// MuJoCo's text names the quantity in capitals.
+			if !strings.Contains(err.Error(), "value in "+strings.ToUpper(tc.want)) {
+				t.Errorf("error %q does not carry MuJoCo's warning", err)
+			}
+			if _, _, _, _, _, err := e.Step(action(0, 0, 0, 0, 0, 0)); !errors.Is(err, env.ErrNeedReset) {
+				t.Errorf("Step after the unstable one: %v, want ErrNeedReset", err)
+			}
+			if _, _, err := e.Reset(env.SeedOf(1)); err != nil {
+				t.Fatal(err)
+			}
+			for range 10 {
+				if _, _, _, _, _, err := e.Step(action(0, 0, 0, 0, 0, 0)); err != nil {
+					t.Fatalf("Step after Reset: %v", err)
+				}
+			}
+		})
+	}
+	if _, err := os.Stat("MUJOCO_LOG.TXT"); err == nil {
+		t.Error("MuJoCo wrote MUJOCO_LOG.TXT into the working directory")
 	}
 }
 

@@ -72,6 +72,7 @@ func openLibrary(names []string) (library, error) {
 		step: sym("mj_step"), forward: sym("mj_forward"), resetData: sym("mj_resetData"),
 		rnePost: sym("mj_rnePostConstraint"), name2id: sym("mj_name2id"),
 	}
+	userWarning := sym("mju_user_warning")
 	if err != nil {
 		return library{}, err
 	}
@@ -79,7 +80,41 @@ func openLibrary(names []string) (library, error) {
 		return library{}, fmt.Errorf("%w: libmujoco reports version %d; this package reads the structures of version %d (Debian's libmujoco2.2.2)",
 			ErrNoLibrary, int32(v), headerVersion)
 	}
+	// MuJoCo's own warning handler prints to standard output and appends
+	// to MUJOCO_LOG.TXT in the working directory; this one keeps the text
+	// for the error of the Step that caused it.
+	*(*uintptr)(cPointer(userWarning)) = purego.NewCallback(keepWarning)
 	return l, nil
+}
+
+// lastWarning is the text of MuJoCo's latest warning. The handler is one
+// per process, so with several envs stepping at once the text may be
+// another env's; each env detects its own warnings from its mjData.
+var lastWarning struct {
+	sync.Mutex
+	text string
+}
+
+// keepWarning is MuJoCo's warning handler: msg is a NUL-terminated C string.
+func keepWarning(msg uintptr) {
+	var b []byte
+	for i := uintptr(0); i < 1000; i++ {
+		c := *(*byte)(cPointer(msg + i))
+		if c == 0 {
+			break
+		}
+		b = append(b, c)
+	}
+	lastWarning.Lock()
+	lastWarning.text = string(b)
+	lastWarning.Unlock()
+}
+
+// warningText returns the text of MuJoCo's latest warning.
+func warningText() string {
+	lastWarning.Lock()
+	defer lastWarning.Unlock()
+	return lastWarning.text
 }
 
 // ErrNoLibrary is wrapped by the error of every constructor when libmujoco

@@ -26,3 +26,4 @@ func (l *library) call(fn uintptr, args ...uintptr) uintptr { panic("unreachable
 func (l *library) callMD(fn uintptr, md []uintptr)          { panic("unreachable") }
 func cPointer(addr uintptr) unsafe.Pointer                  { return *(*unsafe.Pointer)(unsafe.Pointer(&addr)) }
 func cString(s string) []byte                               { return append([]byte(s), 0) }
+func warningText() string                                   { return "" }

@@ -1,6 +1,7 @@
 package mujoco
 
-// Byte offsets of the mjModel and mjData fields this package reads, for the
+// Byte offsets of the mjModel and mjData fields this package reads, and the
+// range of mjtWarning values it checks (bad qpos, qvel, qacc, ctrl), for the
 // MuJoCo release named by headerVersion (Debian's libmujoco2.2.2). They
 // were printed by testdata/offsets.c from that release's headers;
 // TestOffsets rebuilds that program where a C compiler and the headers are
@@ -42,4 +43,7 @@ const (
 	dQfrcActuator      = 41088
 	dQfrcConstraint    = 41136
 	dCfrcExt           = 41168
+	dWarning           = 24
+	warnBadQpos        = 4
+	warnBadCtrl        = 7
 )

@@ -26,6 +26,9 @@ type sim struct {
 	cfrcExt, ctrlRange            []float64
 	geomType, geomBody            []int32
 	geomRGBA                      []float32
+
+	// warning is mjData.warning as int32 pairs {lastinfo, number}.
+	warning []int32
 }
 
 // newSim compiles xml and makes its data.
@@ -66,6 +69,7 @@ func newSim(xml []byte) (*sim, error) {
 	s.cinert, s.cvel = df(dCinert, 10*s.nbody), df(dCvel, 6*s.nbody)
 	s.qfrcActuator, s.qfrcConstraint = df(dQfrcActuator, s.nv), df(dQfrcConstraint, s.nv)
 	s.cfrcExt = df(dCfrcExt, 6*s.nbody)
+	s.warning = unsafe.Slice((*int32)(cPointer(d+dWarning)), 2*(warnBadCtrl+1))
 	return s, nil
 }
 
@@ -102,6 +106,25 @@ func (s *sim) step(n int) {
 		s.lib.callMD(s.lib.step, s.md)
 	}
 	s.lib.callMD(s.lib.rnePost, s.md)
+}
+
+// badValues lists the quantities of MuJoCo's bad-value warnings, from
+// warnBadQpos to warnBadCtrl.
+var badValues = [...]string{"qpos", "qvel", "qacc", "ctrl"}
+
+// takeBad returns the quantity in which MuJoCo found a NaN, infinite or huge
+// value since the last call (it then resets the simulation, or zeroes the
+// controls), or "" if none, and clears the counts.
+func (s *sim) takeBad() string {
+	bad := ""
+	for i, name := range badValues {
+		n := &s.warning[2*(warnBadQpos+i)+1]
+		if *n != 0 && bad == "" {
+			bad = name
+		}
+		*n = 0
+	}
+	return bad
 }
 
 func (s *sim) forward()   { s.lib.callMD(s.lib.forward, s.md) }

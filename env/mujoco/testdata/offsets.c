@@ -27,5 +27,8 @@ int main(void) {
 	D("dCtrl", ctrl) D("dXpos", xpos) D("dXipos", xipos) D("dGeomXpos", geom_xpos)
 	D("dGeomXmat", geom_xmat) D("dSiteXpos", site_xpos) D("dCinert", cinert) D("dCvel", cvel)
 	D("dQfrcActuator", qfrc_actuator) D("dQfrcConstraint", qfrc_constraint) D("dCfrcExt", cfrc_ext)
+	D("dWarning", warning)
+	printf("\twarnBadQpos = %d\n", mjWARN_BADQPOS);
+	printf("\twarnBadCtrl = %d\n", mjWARN_BADCTRL);
 	return 0;
 }
