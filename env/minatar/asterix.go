@@ -140,10 +140,11 @@ func (g *asterix) activeMask() uint {
 	return m
 }
 
-func (g *asterix) observe(obs []uint8) {
+func (g *asterix) observe(obs []uint8) { g.draw(&canvas{obs: obs}) }
+
+func (g *asterix) draw(c *canvas) {
 	const plane = Size * Size
-	obs = obs[:4*plane]
-	set(obs, 0, g.y, g.x)
+	c.set(g.y*Size + g.x)
 	for m := g.activeMask(); m != 0; m &= m - 1 {
 		i := bits.TrailingZeros(m)
 		row, x := (i+1)*Size, g.ex[i]
@@ -151,9 +152,9 @@ func (g *asterix) observe(obs []uint8) {
 		if g.gold[i] {
 			kind = 3 * plane
 		}
-		obs[kind+row+x] = 1
+		c.set(kind + row + x)
 		if back := move(x, !g.right[i]); onGrid(back) {
-			obs[2*plane+row+back] = 1
+			c.set(2*plane + row + back)
 		}
 	}
 }

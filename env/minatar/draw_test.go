@@ -1,22 +1,37 @@
 package minatar
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 )
 
-// TestUnitFloat checks that the sticky-action draw takes from the stream
-// exactly what rand.Rand.Float64 takes, so that the games' later draws see
-// the same stream.
-func TestUnitFloat(t *testing.T) {
-	for _, seed := range []uint64{0, 1, 42, 1 << 40} {
-		a, b := rand.NewPCG(seed, 7), rand.NewPCG(seed, 7)
-		r := rand.New(b)
-		for i := range 1000 {
-			if got, want := unitFloat(a), r.Float64(); got != want {
-				t.Fatalf("seed %d draw %d: unitFloat = %v, rand.Float64 = %v", seed, i, got, want)
+// TestStickyThreshold checks that the sticky-action test on the draw's low
+// 53 bits decides as rand.Rand.Float64() < p does on the same stream, on
+// random draws and on the values next to the threshold.
+func TestStickyThreshold(t *testing.T) {
+	const mask = 1<<53 - 1
+	for _, p := range []float64{0, 0.1, 1.0 / 3, 0.5, 0.9999999, 1, math.SmallestNonzeroFloat64} {
+		th := stickyThreshold(p)
+		for _, x := range []uint64{0, 1, th - 1, th, th + 1, mask} {
+			if x > mask {
+				continue
+			}
+			if got, want := x < th, float64(x)/(1<<53) < p; got != want {
+				t.Errorf("p = %v, bits %d: below threshold %v, Float64 below p %v", p, x, got, want)
+			}
+		}
+		for _, seed := range []uint64{0, 1, 42, 1 << 40} {
+			a, b := rand.NewPCG(seed, 7), rand.NewPCG(seed, 7)
+			r := rand.New(b)
+			for i := range 1000 {
+				if got, want := a.Uint64()&mask < th, r.Float64() < p; got != want {
+					t.Fatalf("p = %v, seed %d draw %d: sticky %v, rand.Float64() < p %v", p, seed, i, got, want)
+				}
 			}
 		}
 	}
@@ -50,6 +65,55 @@ func TestAction(t *testing.T) {
 		got, err := e.action(tc.action)
 		if (err == nil) != tc.ok || tc.ok && got != tc.want {
 			t.Errorf("%s: action = %d, %v; want %d, ok %v", tc.name, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestRedraw checks that the observation Step redraws from the previous
+// frame's cells is the one drawn on zeros, after every step of random
+// play (resets included) in each game.
+func TestRedraw(t *testing.T) {
+	for _, name := range Games {
+		e, err := New(name, DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Reset(env.SeedOf(3))
+		rng := rand.New(rand.NewPCG(3, 3))
+		act := nd.Zeros(nd.Int64)
+		want := make([]uint8, len(e.obsData))
+		for step := range 5000 {
+			nd.Data[int64](act)[0] = int64(rng.IntN(numActions))
+			_, _, term, _, _, err := e.Step(act)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clear(want)
+			e.g.observe(want)
+			if !slices.Equal(e.obsData, want) {
+				t.Fatalf("%s step %d: redrawn observation differs from the one drawn on zeros", name, step)
+			}
+			if term {
+				e.Reset(env.NoSeed)
+			}
+		}
+	}
+}
+
+// TestCanvasOverflow checks that a frame setting more cells than a canvas
+// remembers is wiped whole.
+func TestCanvasOverflow(t *testing.T) {
+	for _, n := range []int{1, canvasMarks, canvasMarks + 1, 3 * canvasMarks} {
+		c := canvas{obs: make([]uint8, 4*canvasMarks)}
+		for i := range n {
+			c.set(i)
+		}
+		c.wipe()
+		if i := slices.Index(c.obs, 1); i >= 0 {
+			t.Errorf("%d cells set: cell %d left after the wipe", n, i)
+		}
+		if c.n != 0 || c.full {
+			t.Errorf("%d cells set: %d marks, full %v after the wipe", n, c.n, c.full)
 		}
 	}
 }

@@ -93,8 +93,12 @@ type game interface {
 	// step plays one frame with an action of the full set and returns
 	// the reward and whether the game is over.
 	step(a int, rng random) (reward float64, terminal bool)
+	// draw sets the cells of the objects through c, whose observation
+	// holds zeros except in the cells c has marked and in the channels
+	// the game copies whole.
+	draw(c *canvas)
 	// observe sets the cells of the objects in obs, a zeroed
-	// [channels][Size][Size] grid in C order.
+	// [channels][Size][Size] grid in C order (draw on a fresh canvas).
 	observe(obs []uint8)
 	// difficulty returns how many times the difficulty has ramped up.
 	difficulty() int
@@ -127,7 +131,8 @@ func newGame(name string, ramping bool) (game, error) {
 // termination only (Freeway's after 2500 frames), as in MinAtar.
 //
 // The env returns the same observation array from every call and steps
-// without allocating. Its whole state, random stream included, is saved by
+// without allocating; it redraws only the cells that change, so callers
+// must not write into that array. Its whole state, random stream included, is saved by
 // MarshalState.
 type Env struct {
 	name    string
@@ -139,8 +144,10 @@ type Env struct {
 	obsSp   *env.Box
 	obs     *nd.Array
 	obsData []uint8
+	canvas  canvas // over obsData
 	src     *rand.PCG
 	rng     *rand.Rand
+	sticky  uint64 // stickyThreshold(cfg.StickyActionProb)
 	frame   *image.RGBA
 	last    int // the previous full-set action, for sticky actions
 
@@ -174,10 +181,13 @@ func New(name string, cfg Config) (*Env, error) {
 	}
 	obs := nd.Zeros(nd.Uint8, shape...)
 	src := rand.NewPCG(0, 0)
-	return &Env{
+	e := &Env{
 		name: name, id: fmt.Sprintf("%s-MinAtar-v%d", name, v), cfg: cfg, g: g, actions: actions,
 		actSp: actSp, obsSp: obsSp, obs: obs, obsData: nd.Data[uint8](obs), src: src, rng: rand.New(src),
-	}, nil
+	}
+	e.canvas.obs = e.obsData
+	e.sticky = stickyThreshold(cfg.StickyActionProb)
+	return e, nil
 }
 
 // ID returns the env's id, such as "Breakout-MinAtar-v0" (its registered id
@@ -211,7 +221,7 @@ func (e *Env) Reset(seed env.Seed) (any, env.Info, error) {
 	e.g.reset(e.rng)
 	e.last = NoOp
 	e.hasState, e.running = true, true
-	e.observe()
+	e.redraw()
 	return e.obs, nil, nil
 }
 
@@ -228,13 +238,13 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 		return nil, 0, false, false, nil, fmt.Errorf("%s: %w", e.id, err)
 	}
 	a := e.actions[i]
-	if p := e.cfg.StickyActionProb; p > 0 && unitFloat(e.src) < p {
+	if e.sticky > 0 && e.src.Uint64()&(1<<53-1) < e.sticky {
 		a = e.last
 	}
 	e.last = a
 	r, term := e.g.step(a, e.rng)
 	e.running = !term
-	e.observe()
+	e.redraw()
 	return e.obs, r, term, false, nil, nil
 }
 
@@ -243,7 +253,9 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 // space's checks for anything else.
 func (e *Env) action(action any) (int, error) {
 	if a, ok := action.(*nd.Array); ok && a.Ndim() == 0 && a.DType() == nd.Int64 {
-		if v := nd.Data[int64](a)[0]; uint64(v) < uint64(len(e.actions)) {
+		// Item's switch on the dtype costs less than Data's generic
+		// check of the element type.
+		if v, ok := a.Item().(int64); ok && uint64(v) < uint64(len(e.actions)) {
 			return int(v), nil
 		}
 	}
@@ -251,14 +263,18 @@ func (e *Env) action(action any) (int, error) {
 	return int(i), err
 }
 
-// unitFloat draws from src what rand.New(src).Float64 would, without the
-// indirect call through rand.Source, so that the stream stays the one the
-// games' draws share.
-func unitFloat(src *rand.PCG) float64 { return float64(src.Uint64()<<11>>11) / (1 << 53) }
+// stickyThreshold returns the integer t for which a draw u from the random
+// stream falls below t in its low 53 bits exactly when rand.Rand.Float64,
+// which divides those bits by 2^53, returns a value below p. Step compares
+// integers instead of converting, and takes from the stream what Float64
+// would, so that the games' draws see the same stream. 0 for p = 0: no
+// draw is made.
+func stickyThreshold(p float64) uint64 { return uint64(math.Ceil(p * (1 << 53))) }
 
-func (e *Env) observe() {
-	clear(e.obsData)
-	e.g.observe(e.obsData)
+// redraw wipes the cells of the previous frame and draws the game.
+func (e *Env) redraw() {
+	e.canvas.wipe()
+	e.g.draw(&e.canvas)
 }
 
 // Close does nothing and returns nil.
@@ -349,7 +365,8 @@ func (e *Env) UnmarshalState(data []byte) error {
 	e.g, e.last = g, last
 	e.seeded, e.hasState, e.running = h.Seeded, h.HasState, h.Running
 	if e.hasState {
-		e.observe()
+		e.canvas.full = true // the old game's cells are not the new one's
+		e.redraw()
 	}
 	return nil
 }
@@ -458,8 +475,44 @@ func (g *grid) count() int {
 	return n
 }
 
-// set sets cell (y, x) of channel ch in obs.
-func set(obs []uint8, ch, y, x int) { obs[(ch*Size+y)*Size+x] = 1 }
+// canvasMarks is the number of cells a canvas remembers; a frame that
+// sets more is wiped whole.
+const canvasMarks = 128
+
+// canvas is an observation that remembers the cells set in it, so that the
+// next frame clears those cells instead of the whole array. The channels a
+// game copies whole (Breakout's bricks, Seaquest's bars, Space Invaders'
+// grids) are overwritten by each frame and not remembered.
+type canvas struct {
+	obs   []uint8
+	marks [canvasMarks]uint16 // the indices in obs of the cells set
+	n     int                 // the number of marks
+	full  bool                // more cells were set than marks holds
+}
+
+// set sets cell i of the observation.
+func (c *canvas) set(i int) {
+	c.obs[i] = 1
+	if c.n < len(c.marks) {
+		c.marks[c.n] = uint16(i)
+		c.n++
+	} else {
+		c.full = true
+	}
+}
+
+// wipe clears the cells set since the last wipe.
+func (c *canvas) wipe() {
+	if c.full {
+		clear(c.obs)
+		c.full = false
+	} else {
+		for _, i := range c.marks[:c.n] {
+			c.obs[i] = 0
+		}
+	}
+	c.n = 0
+}
 
 // move returns x moved one cell right if right, else left.
 func move(x int, right bool) int {
