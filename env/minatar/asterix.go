@@ -140,11 +140,10 @@ func (g *asterix) activeMask() uint {
 	return m
 }
 
-func (g *asterix) observe(obs []uint8) { g.draw(&canvas{obs: obs}) }
-
-func (g *asterix) draw(c *canvas) {
+func (g *asterix) observe(obs []uint8) {
 	const plane = Size * Size
-	c.set(g.y*Size + g.x)
+	obs = obs[:4*plane]
+	set(obs, 0, g.y, g.x)
 	for m := g.activeMask(); m != 0; m &= m - 1 {
 		i := bits.TrailingZeros(m)
 		row, x := (i+1)*Size, g.ex[i]
@@ -152,9 +151,9 @@ func (g *asterix) draw(c *canvas) {
 		if g.gold[i] {
 			kind = 3 * plane
 		}
-		c.set(kind + row + x)
+		obs[kind+row+x] = 1
 		if back := move(x, !g.right[i]); onGrid(back) {
-			c.set(2*plane + row + back)
+			obs[2*plane+row+back] = 1
 		}
 	}
 }

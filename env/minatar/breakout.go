@@ -100,14 +100,11 @@ func (g *breakout) step(a int, _ random) (float64, bool) {
 
 func (g *breakout) noBricks() bool { return g.bricks == grid{} }
 
-func (g *breakout) observe(obs []uint8) { g.draw(&canvas{obs: obs}) }
-
-func (g *breakout) draw(c *canvas) {
-	const plane = Size * Size
-	c.set(0*plane + (Size-1)*Size + g.pos)
-	c.set(1*plane + g.ballY*Size + g.ballX)
-	c.set(2*plane + g.lastY*Size + g.lastX)
-	*(*grid)(c.obs[3*plane:]) = g.bricks
+func (g *breakout) observe(obs []uint8) {
+	set(obs, 0, Size-1, g.pos)
+	set(obs, 1, g.ballY, g.ballX)
+	set(obs, 2, g.lastY, g.lastX)
+	copy(obs[3*Size*Size:], g.bricks[:])
 }
 
 func (g *breakout) appendState(w *writer) {

@@ -3,10 +3,8 @@ package minatar
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
-	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -65,55 +63,6 @@ func TestAction(t *testing.T) {
 		got, err := e.action(tc.action)
 		if (err == nil) != tc.ok || tc.ok && got != tc.want {
 			t.Errorf("%s: action = %d, %v; want %d, ok %v", tc.name, got, err, tc.want, tc.ok)
-		}
-	}
-}
-
-// TestRedraw checks that the observation Step redraws from the previous
-// frame's cells is the one drawn on zeros, after every step of random
-// play (resets included) in each game.
-func TestRedraw(t *testing.T) {
-	for _, name := range Games {
-		e, err := New(name, DefaultConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.Reset(env.SeedOf(3))
-		rng := rand.New(rand.NewPCG(3, 3))
-		act := nd.Zeros(nd.Int64)
-		want := make([]uint8, len(e.obsData))
-		for step := range 5000 {
-			nd.Data[int64](act)[0] = int64(rng.IntN(numActions))
-			_, _, term, _, _, err := e.Step(act)
-			if err != nil {
-				t.Fatal(err)
-			}
-			clear(want)
-			e.g.observe(want)
-			if !slices.Equal(e.obsData, want) {
-				t.Fatalf("%s step %d: redrawn observation differs from the one drawn on zeros", name, step)
-			}
-			if term {
-				e.Reset(env.NoSeed)
-			}
-		}
-	}
-}
-
-// TestCanvasOverflow checks that a frame setting more cells than a canvas
-// remembers is wiped whole.
-func TestCanvasOverflow(t *testing.T) {
-	for _, n := range []int{1, canvasMarks, canvasMarks + 1, 3 * canvasMarks} {
-		c := canvas{obs: make([]uint8, 4*canvasMarks)}
-		for i := range n {
-			c.set(i)
-		}
-		c.wipe()
-		if i := slices.Index(c.obs, 1); i >= 0 {
-			t.Errorf("%d cells set: cell %d left after the wipe", n, i)
-		}
-		if c.n != 0 || c.full {
-			t.Errorf("%d cells set: %d marks, full %v after the wipe", n, c.n, c.full)
 		}
 	}
 }

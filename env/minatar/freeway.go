@@ -91,15 +91,14 @@ func (g *freeway) step(a int, rng random) (float64, bool) {
 	return reward, g.timeLeft < 0
 }
 
-func (g *freeway) observe(obs []uint8) { g.draw(&canvas{obs: obs}) }
-
-func (g *freeway) draw(c *canvas) {
+func (g *freeway) observe(obs []uint8) {
 	const plane = Size * Size
-	c.set(g.pos*Size + freewayColumn)
+	obs = obs[:7*plane]
+	set(obs, 0, g.pos, freewayColumn)
 	for i, x := range g.carX {
 		row, s := (i+1)*Size, g.carSpeed[i]
-		c.set(plane + row + x)
-		c.set((1+abs(s))*plane + row + wrap(x-sign(s)))
+		obs[plane+row+x] = 1
+		obs[(1+abs(s))*plane+row+wrap(x-sign(s))] = 1
 	}
 }
 

@@ -93,12 +93,8 @@ type game interface {
 	// step plays one frame with an action of the full set and returns
 	// the reward and whether the game is over.
 	step(a int, rng random) (reward float64, terminal bool)
-	// draw sets the cells of the objects through c, whose observation
-	// holds zeros except in the cells c has marked and in the channels
-	// the game copies whole.
-	draw(c *canvas)
 	// observe sets the cells of the objects in obs, a zeroed
-	// [channels][Size][Size] grid in C order (draw on a fresh canvas).
+	// [channels][Size][Size] grid in C order.
 	observe(obs []uint8)
 	// difficulty returns how many times the difficulty has ramped up.
 	difficulty() int
@@ -131,8 +127,7 @@ func newGame(name string, ramping bool) (game, error) {
 // termination only (Freeway's after 2500 frames), as in MinAtar.
 //
 // The env returns the same observation array from every call and steps
-// without allocating; it redraws only the cells that change, so callers
-// must not write into that array. Its whole state, random stream included, is saved by
+// without allocating. Its whole state, random stream included, is saved by
 // MarshalState.
 type Env struct {
 	name    string
@@ -144,7 +139,6 @@ type Env struct {
 	obsSp   *env.Box
 	obs     *nd.Array
 	obsData []uint8
-	canvas  canvas // over obsData
 	src     *rand.PCG
 	rng     *rand.Rand
 	sticky  uint64 // stickyThreshold(cfg.StickyActionProb)
@@ -181,13 +175,11 @@ func New(name string, cfg Config) (*Env, error) {
 	}
 	obs := nd.Zeros(nd.Uint8, shape...)
 	src := rand.NewPCG(0, 0)
-	e := &Env{
+	return &Env{
 		name: name, id: fmt.Sprintf("%s-MinAtar-v%d", name, v), cfg: cfg, g: g, actions: actions,
 		actSp: actSp, obsSp: obsSp, obs: obs, obsData: nd.Data[uint8](obs), src: src, rng: rand.New(src),
-	}
-	e.canvas.obs = e.obsData
-	e.sticky = stickyThreshold(cfg.StickyActionProb)
-	return e, nil
+		sticky: stickyThreshold(cfg.StickyActionProb),
+	}, nil
 }
 
 // ID returns the env's id, such as "Breakout-MinAtar-v0" (its registered id
@@ -221,7 +213,7 @@ func (e *Env) Reset(seed env.Seed) (any, env.Info, error) {
 	e.g.reset(e.rng)
 	e.last = NoOp
 	e.hasState, e.running = true, true
-	e.redraw()
+	e.observe()
 	return e.obs, nil, nil
 }
 
@@ -244,7 +236,7 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 	e.last = a
 	r, term := e.g.step(a, e.rng)
 	e.running = !term
-	e.redraw()
+	e.observe()
 	return e.obs, r, term, false, nil, nil
 }
 
@@ -271,10 +263,9 @@ func (e *Env) action(action any) (int, error) {
 // draw is made.
 func stickyThreshold(p float64) uint64 { return uint64(math.Ceil(p * (1 << 53))) }
 
-// redraw wipes the cells of the previous frame and draws the game.
-func (e *Env) redraw() {
-	e.canvas.wipe()
-	e.g.draw(&e.canvas)
+func (e *Env) observe() {
+	clear(e.obsData)
+	e.g.observe(e.obsData)
 }
 
 // Close does nothing and returns nil.
@@ -365,8 +356,7 @@ func (e *Env) UnmarshalState(data []byte) error {
 	e.g, e.last = g, last
 	e.seeded, e.hasState, e.running = h.Seeded, h.HasState, h.Running
 	if e.hasState {
-		e.canvas.full = true // the old game's cells are not the new one's
-		e.redraw()
+		e.observe()
 	}
 	return nil
 }
@@ -475,44 +465,8 @@ func (g *grid) count() int {
 	return n
 }
 
-// canvasMarks is the number of cells a canvas remembers; a frame that
-// sets more is wiped whole.
-const canvasMarks = 128
-
-// canvas is an observation that remembers the cells set in it, so that the
-// next frame clears those cells instead of the whole array. The channels a
-// game copies whole (Breakout's bricks, Seaquest's bars, Space Invaders'
-// grids) are overwritten by each frame and not remembered.
-type canvas struct {
-	obs   []uint8
-	marks [canvasMarks]uint16 // the indices in obs of the cells set
-	n     int                 // the number of marks
-	full  bool                // more cells were set than marks holds
-}
-
-// set sets cell i of the observation.
-func (c *canvas) set(i int) {
-	c.obs[i] = 1
-	if c.n < len(c.marks) {
-		c.marks[c.n] = uint16(i)
-		c.n++
-	} else {
-		c.full = true
-	}
-}
-
-// wipe clears the cells set since the last wipe.
-func (c *canvas) wipe() {
-	if c.full {
-		clear(c.obs)
-		c.full = false
-	} else {
-		for _, i := range c.marks[:c.n] {
-			c.obs[i] = 0
-		}
-	}
-	c.n = 0
-}
+// set sets cell (y, x) of channel ch in obs.
+func set(obs []uint8, ch, y, x int) { obs[(ch*Size+y)*Size+x] = 1 }
 
 // move returns x moved one cell right if right, else left.
 func move(x int, right bool) int {

@@ -302,34 +302,34 @@ var seaOxygenBars, seaDiverBars = func() (o [Size + 1][Size]uint8, d [seaMaxDive
 	return o, d
 }()
 
-func (g *seaquest) observe(obs []uint8) { g.draw(&canvas{obs: obs}) }
-
-func (g *seaquest) draw(c *canvas) {
+func (g *seaquest) observe(obs []uint8) {
 	const plane, bottom = Size * Size, (Size - 1) * Size
-	c.set(g.y*Size + g.x)
-	c.set(plane + g.y*Size + move(g.x, !g.right))
-	*(*[Size]uint8)(c.obs[7*plane+bottom:]) = seaOxygenBars[max(0, g.oxygen)*10/seaMaxOxygen]
-	*(*[Size]uint8)(c.obs[8*plane+bottom:]) = seaDiverBars[g.divers]
+	obs = obs[:10*plane]
+	set(obs, 0, g.y, g.x)
+	set(obs, 1, g.y, move(g.x, !g.right))
+	*(*[Size]uint8)(obs[7*plane+bottom:]) = seaOxygenBars[max(0, g.oxygen)*10/seaMaxOxygen]
+	*(*[Size]uint8)(obs[8*plane+bottom:]) = seaDiverBars[g.divers]
 	for _, b := range g.shots {
-		c.set(2*plane + b.y*Size + b.x)
+		obs[2*plane+b.y*Size+b.x] = 1
 	}
 	for _, b := range g.bombs {
-		c.set(4*plane + b.y*Size + b.x)
+		obs[4*plane+b.y*Size+b.x] = 1
 	}
-	drawMovers(c, 5*plane, g.fish)
-	drawMovers(c, 6*plane, g.subs)
-	drawMovers(c, 9*plane, g.swimmers)
+	drawMovers(obs[5*plane:6*plane], obs, g.fish)
+	drawMovers(obs[6*plane:7*plane], obs, g.subs)
+	drawMovers(obs[9*plane:10*plane], obs, g.swimmers)
 }
 
-// drawMovers sets the cells of objs in the channel starting at ch and
-// their trails (the cells they came from) in channel 3.
-func drawMovers(c *canvas, ch int, objs []seaObj) {
-	const trail = 3 * Size * Size
+// drawMovers sets the cells of objs in the channel ch and their trails
+// (the cells they came from) in channel 3 of obs.
+func drawMovers(ch, obs []uint8, objs []seaObj) {
+	const plane = Size * Size
+	trail := obs[3*plane : 4*plane]
 	for _, o := range objs {
 		i := o.y*Size + o.x
-		c.set(ch + i)
+		ch[i] = 1
 		if back := move(o.x, !o.right); onGrid(back) {
-			c.set(trail + i + back - o.x)
+			trail[i+back-o.x] = 1
 		}
 	}
 }

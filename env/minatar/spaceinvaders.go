@@ -184,22 +184,16 @@ func rollSide(g *grid, d int) {
 	}
 }
 
-func (g *spaceInvaders) observe(obs []uint8) { g.draw(&canvas{obs: obs}) }
-
-// draw copies channels 1 to 5 whole, the direction channel that has no
-// aliens as zeros.
-func (g *spaceInvaders) draw(c *canvas) {
-	const plane = Size * Size
-	c.set((Size-1)*Size + g.pos)
-	moving, other := (*grid)(c.obs[2*plane:]), (*grid)(c.obs[3*plane:])
+func (g *spaceInvaders) observe(obs []uint8) {
+	set(obs, 0, Size-1, g.pos)
+	dirCh := 2
 	if g.dir > 0 {
-		moving, other = other, moving
+		dirCh = 3
 	}
-	*(*grid)(c.obs[1*plane:]) = g.aliens
-	*moving = g.aliens
-	*other = grid{}
-	*(*grid)(c.obs[4*plane:]) = g.shots
-	*(*grid)(c.obs[5*plane:]) = g.bombs
+	copy(obs[1*Size*Size:], g.aliens[:])
+	copy(obs[dirCh*Size*Size:], g.aliens[:])
+	copy(obs[4*Size*Size:], g.shots[:])
+	copy(obs[5*Size*Size:], g.bombs[:])
 }
 
 func (g *spaceInvaders) appendState(w *writer) {
