@@ -245,9 +245,7 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 // space's checks for anything else.
 func (e *Env) action(action any) (int, error) {
 	if a, ok := action.(*nd.Array); ok && a.Ndim() == 0 && a.DType() == nd.Int64 {
-		// Item's switch on the dtype costs less than Data's generic
-		// check of the element type.
-		if v, ok := a.Item().(int64); ok && uint64(v) < uint64(len(e.actions)) {
+		if v := nd.Data[int64](a)[0]; uint64(v) < uint64(len(e.actions)) {
 			return int(v), nil
 		}
 	}
