@@ -144,17 +144,15 @@ func (g *asterix) observe(obs []uint8) {
 	const plane = Size * Size
 	obs = obs[:4*plane]
 	set(obs, 0, g.y, g.x)
+	// The kind's channel and the trail are computed without branches on
+	// the entities' random states; a trail off the grid ORs a 0 into a
+	// neighbouring cell of the trail channel.
 	for m := g.activeMask(); m != 0; m &= m - 1 {
 		i := bits.TrailingZeros(m)
 		row, x := (i+1)*Size, g.ex[i]
-		kind := 1 * plane
-		if g.gold[i] {
-			kind = 3 * plane
-		}
-		obs[kind+row+x] = 1
-		if back := move(x, !g.right[i]); onGrid(back) {
-			obs[2*plane+row+back] = 1
-		}
+		obs[plane+2*plane*int(bit(g.gold[i]))+row+x] = 1
+		back := x + 1 - 2*int(bit(g.right[i]))
+		obs[2*plane+row+back] |= uint8(bit(onGrid(back)))
 	}
 }
 

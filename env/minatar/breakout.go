@@ -46,12 +46,17 @@ func (g *breakout) reset(rng random) {
 	g.lastX, g.lastY = g.ballX, g.ballY
 }
 
-func (g *breakout) fillBricks() {
-	clear(g.bricks[:])
+func (g *breakout) fillBricks() { g.bricks = breakoutWall }
+
+// breakoutWall is the grid of a full wall: rows 1 to 3 of bricks. A random
+// player's episodes are short, so the reset's refilling is a share of a
+// step; one copy is cheaper than a loop over the cells.
+var breakoutWall = func() (w grid) {
 	for i := 1 * Size; i < 4*Size; i++ {
-		g.bricks[i] = 1
+		w[i] = 1
 	}
-}
+	return w
+}()
 
 func (g *breakout) step(a int, _ random) (float64, bool) {
 	g.pos = min(max(g.pos+actionDX[a], 0), Size-1)

@@ -1,22 +1,35 @@
 package minatar
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/gorl/gorl/nd"
 )
 
-// TestUnitFloat checks that the sticky-action draw takes from the stream
-// exactly what rand.Rand.Float64 takes, so that the games' later draws see
-// the same stream.
-func TestUnitFloat(t *testing.T) {
-	for _, seed := range []uint64{0, 1, 42, 1 << 40} {
-		a, b := rand.NewPCG(seed, 7), rand.NewPCG(seed, 7)
-		r := rand.New(b)
-		for i := range 1000 {
-			if got, want := unitFloat(a), r.Float64(); got != want {
-				t.Fatalf("seed %d draw %d: unitFloat = %v, rand.Float64 = %v", seed, i, got, want)
+// TestStickyThreshold checks that the sticky-action test on the draw's low
+// 53 bits decides as rand.Rand.Float64() < p does on the same stream, on
+// random draws and on the values next to the threshold.
+func TestStickyThreshold(t *testing.T) {
+	const mask = 1<<53 - 1
+	for _, p := range []float64{0, 0.1, 1.0 / 3, 0.5, 0.9999999, 1, math.SmallestNonzeroFloat64} {
+		th := stickyThreshold(p)
+		for _, x := range []uint64{0, 1, th - 1, th, th + 1, mask} {
+			if x > mask {
+				continue
+			}
+			if got, want := x < th, float64(x)/(1<<53) < p; got != want {
+				t.Errorf("p = %v, bits %d: below threshold %v, Float64 below p %v", p, x, got, want)
+			}
+		}
+		for _, seed := range []uint64{0, 1, 42, 1 << 40} {
+			a, b := rand.NewPCG(seed, 7), rand.NewPCG(seed, 7)
+			r := rand.New(b)
+			for i := range 1000 {
+				if got, want := a.Uint64()&mask < th, r.Float64() < p; got != want {
+					t.Fatalf("p = %v, seed %d draw %d: sticky %v, rand.Float64() < p %v", p, seed, i, got, want)
+				}
 			}
 		}
 	}

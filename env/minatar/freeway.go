@@ -96,15 +96,38 @@ func (g *freeway) observe(obs []uint8) {
 	obs = obs[:7*plane]
 	set(obs, 0, g.pos, freewayColumn)
 	for i, x := range g.carX {
-		row, s := (i+1)*Size, g.carSpeed[i]
+		row := (i + 1) * Size
 		obs[plane+row+x] = 1
-		obs[(1+abs(s))*plane+row+wrap(x-sign(s))] = 1
+		obs[row+int(freewayTrails[g.carSpeed[i]+5][x])] = 1
 	}
 }
 
+// freewayTrails holds, for each speed s + 5 and column x of a car, the
+// position of its trail in its row: channel 1 + |s|, the column behind x,
+// wrapped.
+var freewayTrails = func() (t [11][Size]uint16) {
+	for s := -5; s <= 5; s++ {
+		for x := range Size {
+			if s != 0 {
+				t[s+5][x] = uint16((1+abs(s))*Size*Size + wrap(x-sign(s)))
+			}
+		}
+	}
+	return t
+}()
+
+// wrapped holds the column x + 1 brought back on the grid for x from −1 to
+// Size, so that wrap takes no division.
+var wrapped = func() (w [16]int) {
+	for x := -1; x <= Size; x++ {
+		w[x+1] = (x + Size) % Size
+	}
+	return w
+}()
+
 // wrap returns a column at most one cell off the grid brought back on the
 // other side.
-func wrap(x int) int { return int(uint(x+Size) % Size) }
+func wrap(x int) int { return wrapped[(x+1)&15] }
 
 // sign returns +1 for v > 0 and -1 for v < 0.
 func sign(v int) int { return v>>63 | 1 }

@@ -141,6 +141,7 @@ type Env struct {
 	obsData []uint8
 	src     *rand.PCG
 	rng     *rand.Rand
+	sticky  uint64 // stickyThreshold(cfg.StickyActionProb)
 	frame   *image.RGBA
 	last    int // the previous full-set action, for sticky actions
 
@@ -177,6 +178,7 @@ func New(name string, cfg Config) (*Env, error) {
 	return &Env{
 		name: name, id: fmt.Sprintf("%s-MinAtar-v%d", name, v), cfg: cfg, g: g, actions: actions,
 		actSp: actSp, obsSp: obsSp, obs: obs, obsData: nd.Data[uint8](obs), src: src, rng: rand.New(src),
+		sticky: stickyThreshold(cfg.StickyActionProb),
 	}, nil
 }
 
@@ -228,7 +230,7 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 		return nil, 0, false, false, nil, fmt.Errorf("%s: %w", e.id, err)
 	}
 	a := e.actions[i]
-	if p := e.cfg.StickyActionProb; p > 0 && unitFloat(e.src) < p {
+	if e.sticky > 0 && e.src.Uint64()&(1<<53-1) < e.sticky {
 		a = e.last
 	}
 	e.last = a
@@ -251,10 +253,13 @@ func (e *Env) action(action any) (int, error) {
 	return int(i), err
 }
 
-// unitFloat draws from src what rand.New(src).Float64 would, without the
-// indirect call through rand.Source, so that the stream stays the one the
-// games' draws share.
-func unitFloat(src *rand.PCG) float64 { return float64(src.Uint64()<<11>>11) / (1 << 53) }
+// stickyThreshold returns the integer t for which a draw u from the random
+// stream falls below t in its low 53 bits exactly when rand.Rand.Float64,
+// which divides those bits by 2^53, returns a value below p. Step compares
+// integers instead of converting, and takes from the stream what Float64
+// would, so that the games' draws see the same stream. 0 for p = 0: no
+// draw is made.
+func stickyThreshold(p float64) uint64 { return uint64(math.Ceil(p * (1 << 53))) }
 
 func (e *Env) observe() {
 	clear(e.obsData)
