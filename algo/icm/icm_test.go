@@ -220,7 +220,72 @@ func TestRejects(t *testing.T) {
 		{Name: "feature dim 0", Edit: func(c *icm.Config) { c.FeatureDim = 0 }, Want: "feature_dim"},
 		{Name: "forward weight 1.5", Edit: func(c *icm.Config) { c.ForwardLossWeight = 1.5 }, Want: "forward_loss_weight"},
 		{Name: "reward scale −1", Edit: func(c *icm.Config) { c.RewardScale = -1 }, Want: "reward_scale"},
+		{Name: "final reward scale NaN", Edit: func(c *icm.Config) { c.RewardScaleFinal = math.NaN() }, Want: "reward_scale_final"},
+		{Name: "reward decay −1", Edit: func(c *icm.Config) { c.RewardScaleDecaySteps = -1 }, Want: "reward_scale_decay_steps"},
 		{Name: "lr scale 0", Edit: func(c *icm.Config) { c.LRScale = 0 }, Want: "lr_scale"},
 		{Name: "hidden 0", Edit: func(c *icm.Config) { c.ModelHidden = []int{0} }, Want: "hidden"},
 	}, algotest.Box(t, -1, 1, 1))
+}
+
+// bonuses returns the 1-step returns of m on tr beyond those of its DQN
+// alone: the intrinsic reward of each transition.
+func bonuses(t *testing.T, m, plain *icm.ICM, tr algotest.Transitions) []float64 {
+	t.Helper()
+	acts := []int64{0, 2, 1, 1, 0}
+	ret := slices.Clone(batchFloats(t, algotest.Preprocessed(t, m, tr, acts), batch.KeyReturns))
+	plainRet := batchFloats(t, algotest.Preprocessed(t, plain.Inner(), tr, acts), batch.KeyReturns)
+	out := make([]float64, len(ret))
+	for i := range ret {
+		out[i] = float64(ret[i] - plainRet[i])
+	}
+	return out
+}
+
+// TestObsNormAndSchedule checks ObsNorm and the η schedule against a
+// module of the same weights without them. ObsNorm on the Box [−10, 10]²
+// maps x to x/10 (shift (−10 + 10)/2 = 0, scale 2/20), so its bonuses on
+// Five equal the plain module's on Five divided by 10. The schedule
+// anneals η from 0.01 to 0.002 over 100 env steps: η is 0.01 before any
+// Schedule and at step 0, 0.006 halfway, 0.002 at step 100 and after.
+func TestObsNormAndSchedule(t *testing.T) {
+	tr := algotest.Five()
+	scaled := algotest.Five()
+	for i := range scaled.Obs {
+		for j := range scaled.Obs[i] {
+			scaled.Obs[i][j] /= 10
+			scaled.Next[i][j] /= 10
+		}
+	}
+	base := build(t, linearICM(1), smallDQN(8, 1), 3)
+	ref := bonuses(t, base, base, scaled)
+
+	cfg := linearICM(1)
+	cfg.ObsNorm = true
+	normed := build(t, cfg, smallDQN(8, 1), 3)
+	got := bonuses(t, normed, normed, tr)
+	for i := range got {
+		if math.Abs(got[i]-ref[i]) > 1e-6*math.Max(1, math.Abs(ref[i])) {
+			t.Errorf("obs_norm: transition %d: bonus %v; want %v, that of the obs divided by 10", i, got[i], ref[i])
+		}
+	}
+
+	cfg = linearICM(1)
+	cfg.RewardScaleFinal, cfg.RewardScaleDecaySteps = 0.002, 100
+	sched := build(t, cfg, smallDQN(8, 1), 3)
+	full := bonuses(t, base, base, tr) // η = 0.01
+	for _, c := range []struct {
+		steps int64 // -1: no Schedule call
+		eta   float64
+	}{{-1, 0.01}, {0, 0.01}, {50, 0.006}, {100, 0.002}, {1000, 0.002}} {
+		if c.steps >= 0 {
+			sched.Schedule(c.steps)
+		}
+		got := bonuses(t, sched, sched, tr)
+		for i := range got {
+			want := full[i] * c.eta / 0.01
+			if math.Abs(got[i]-want) > 1e-6 {
+				t.Errorf("schedule at %d steps: transition %d: bonus %v; want %v (η %v)", c.steps, i, got[i], want, c.eta)
+			}
+		}
+	}
 }
