@@ -1,6 +1,7 @@
 package icm
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -46,7 +47,12 @@ type ICM struct {
 	stats map[string]float64
 	bonus float64 // mean intrinsic reward of the last sampled batch
 	eta   float64 // η at the last Schedule
+	mean  float64 // the running mean of ℓ_F of RewardNorm; 0 before the first batch
 }
+
+// normRate is the weight of a batch's mean ℓ_F in RewardNorm's running
+// mean.
+const normRate = 0.01
 
 // New returns an ICM around inner for an env with the given spaces: obs a
 // Box of one axis, act the Discrete space inner acts in. The module's
@@ -253,9 +259,27 @@ func (m *ICM) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error
 		m.view.rew = make([]float64, len(rew))
 	}
 	eta := m.eta
+	if m.cfg.RewardNorm {
+		bm := 0.0
+		for _, v := range fwd.Data()[:k] {
+			bm += float64(v)
+		}
+		bm /= float64(k)
+		if m.mean == 0 {
+			m.mean = bm
+		} else {
+			m.mean += normRate * (bm - m.mean)
+		}
+		if m.mean > 0 {
+			eta /= m.mean
+		}
+	}
 	sum := 0.0
 	for j, i := range m.all {
 		r := eta * float64(fwd.Data()[j])
+		if c := m.cfg.RewardClip; c > 0 {
+			r = min(r, c)
+		}
 		m.view.rew[i] = rew[i] + r
 		if j < k {
 			sum += r
@@ -316,9 +340,18 @@ func (m *ICM) Save(w io.Writer) error { return algo.SaveParts(w, m.parts()...) }
 func (m *ICM) Load(r io.Reader) error { return algo.LoadParts(r, m.parts()...) }
 
 func (m *ICM) parts() []algo.Part {
-	return []algo.Part{
+	ps := []algo.Part{
 		{Name: "algorithm", Save: m.inner.Save, Load: m.inner.Load},
 		algo.ParamsPart("icm", m.ps),
 		{Name: "icm_optim", Save: m.opt.Save, Load: m.opt.Load},
 	}
+	if m.cfg.RewardNorm {
+		// Only with RewardNorm, so that states of modules without it keep
+		// their earlier layout.
+		ps = append(ps, algo.Part{Name: "icm_reward_norm",
+			Save: func(w io.Writer) error { return binary.Write(w, binary.LittleEndian, m.mean) },
+			Load: func(r io.Reader) error { return binary.Read(r, binary.LittleEndian, &m.mean) },
+		})
+	}
+	return ps
 }

@@ -190,6 +190,7 @@ func TestCheckOffPolicy(t *testing.T) {
 			}
 			cfg := icm.DefaultConfig()
 			cfg.FeatureHidden, cfg.FeatureDim, cfg.ModelHidden = []int{hidden}, 8, []int{hidden}
+			cfg.ObsNorm, cfg.RewardNorm = true, true
 			m, err := icm.New(cfg, d, obs, act, rng)
 			if err != nil {
 				t.Fatal(err)
@@ -221,6 +222,7 @@ func TestRejects(t *testing.T) {
 		{Name: "forward weight 1.5", Edit: func(c *icm.Config) { c.ForwardLossWeight = 1.5 }, Want: "forward_loss_weight"},
 		{Name: "reward scale −1", Edit: func(c *icm.Config) { c.RewardScale = -1 }, Want: "reward_scale"},
 		{Name: "final reward scale NaN", Edit: func(c *icm.Config) { c.RewardScaleFinal = math.NaN() }, Want: "reward_scale_final"},
+		{Name: "reward clip −1", Edit: func(c *icm.Config) { c.RewardClip = -1 }, Want: "reward_clip"},
 		{Name: "reward decay −1", Edit: func(c *icm.Config) { c.RewardScaleDecaySteps = -1 }, Want: "reward_scale_decay_steps"},
 		{Name: "lr scale 0", Edit: func(c *icm.Config) { c.LRScale = 0 }, Want: "lr_scale"},
 		{Name: "hidden 0", Edit: func(c *icm.Config) { c.ModelHidden = []int{0} }, Want: "hidden"},
@@ -285,6 +287,55 @@ func TestObsNormAndSchedule(t *testing.T) {
 			want := full[i] * c.eta / 0.01
 			if math.Abs(got[i]-want) > 1e-6 {
 				t.Errorf("schedule at %d steps: transition %d: bonus %v; want %v (η %v)", c.steps, i, got[i], want, c.eta)
+			}
+		}
+	}
+}
+
+// TestRewardNormAndClip checks RewardNorm and RewardClip against the
+// bonuses b_i = η·ℓ_F,i of the same module without them, with η = 0.01,
+// on Five and then on Five with the observations halved (bonuses b′_i).
+// RewardNorm's first batch starts the running mean at its own mean ℓ_F,
+// m₁ = Σb/(5η), so its bonuses are η·ℓ_F,i/m₁ = b_i/m₁; the second moves
+// it to m₂ = m₁ + 0.01·(Σb′/(5η) − m₁), giving b′_i/m₂. RewardClip at the
+// median of b caps the larger bonuses at that median.
+func TestRewardNormAndClip(t *testing.T) {
+	batches := [2]algotest.Transitions{algotest.Five(), algotest.Five()}
+	for i := range batches[1].Obs {
+		for j := range batches[1].Obs[i] {
+			batches[1].Obs[i][j] /= 2
+			batches[1].Next[i][j] /= 2
+		}
+	}
+	base := build(t, linearICM(1), smallDQN(8, 1), 5)
+	var plain [2][]float64
+	var sum [2]float64
+	for p, tr := range batches {
+		plain[p] = bonuses(t, base, base, tr)
+		for _, b := range plain[p] {
+			sum[p] += b
+		}
+	}
+	m1 := sum[0] / (5 * 0.01)
+	mean := [2]float64{m1, m1 + 0.01*(sum[1]/(5*0.01)-m1)}
+	med := slices.Sorted(slices.Values(plain[0]))[2]
+	for _, c := range []struct {
+		name string
+		edit func(*icm.Config)
+		want func(pass, i int) float64
+	}{
+		{"norm", func(c *icm.Config) { c.RewardNorm = true }, func(p, i int) float64 { return plain[p][i] / mean[p] }},
+		{"clip", func(c *icm.Config) { c.RewardClip = med }, func(p, i int) float64 { return min(plain[p][i], med) }},
+	} {
+		cfg := linearICM(1)
+		c.edit(&cfg)
+		m := build(t, cfg, smallDQN(8, 1), 5)
+		for p, tr := range batches {
+			got := bonuses(t, m, m, tr)
+			for i := range got {
+				if want := c.want(p, i); math.Abs(got[i]-want) > 1e-6 {
+					t.Errorf("%s, batch %d: transition %d: bonus %v; want %v", c.name, p, i, got[i], want)
+				}
 			}
 		}
 	}
