@@ -32,9 +32,9 @@ var icmMountainCarSets = []string{
 // onto [−1, 1] before the feature net (MountainCar's position spans 1.8
 // and its velocity 0.14, so raw forward errors hardly see the velocity),
 // and the forward error divided by its running mean, scaled by 0.5 and
-// capped at 2: a bonus of about 0.5 a step against the env's −1, which
-// keeps the flag worth more than a long episode and does not grow as the
-// features drift.
+// capped at 2: a bonus of at most about 0.5 a step on average against the
+// env's −1, which keeps the flag worth more than a long episode and does
+// not grow as the features drift.
 var icmMountainCarICMSets = []string{
 	"algorithm.icm.feature_hidden=[64]", "algorithm.icm.feature_dim=64", "algorithm.icm.model_hidden=[64]",
 	"algorithm.icm.obs_norm=true", "algorithm.icm.reward_norm=true", "algorithm.icm.reward_scale=0.5",
