@@ -17,15 +17,15 @@ import (
 // feature net 4→128×3→128, models with one hidden layer of 128): sample 64
 // from a Collection of 20,000 transitions over 10 envs, the module's
 // bonuses over the 3-step windows, the DQN's Preprocess and Update, and the
-// module's Adam step; and the DQN alone, for the module's share.
+// module's Adam step; the same with ObsNorm and RewardNorm; and the DQN alone, for the
+// module's share.
 func BenchmarkUpdate(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
-	for _, withICM := range []bool{true, false} {
-		name := "dqn+icm"
-		if !withICM {
-			name = "dqn"
-		}
-		b.Run(algotest.BLASTag()+"/"+name, func(b *testing.B) {
+	for _, c := range []struct {
+		name             string
+		withICM, obsNorm bool
+	}{{"dqn+icm", true, false}, {"dqn+icm-norm", true, true}, {"dqn", false, false}} {
+		b.Run(algotest.BLASTag()+"/"+c.name, func(b *testing.B) {
 			act := algotest.Discrete(b, 2, 0)
 			buf := algotest.Collection(b, 10, 2000, act, rand.New(rand.NewPCG(1, 2)))
 			obs := algotest.Box(b, -10, 10, 4)
@@ -37,8 +37,10 @@ func BenchmarkUpdate(b *testing.B) {
 				b.Fatal(err)
 			}
 			var a algo.OffPolicy = d
-			if withICM {
-				if a, err = icm.New(icm.DefaultConfig(), d, obs, act, rng); err != nil {
+			if c.withICM {
+				cfg := icm.DefaultConfig()
+				cfg.ObsNorm, cfg.RewardNorm = c.obsNorm, c.obsNorm
+				if a, err = icm.New(cfg, d, obs, act, rng); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -34,6 +34,25 @@ type Config struct {
 	// ForwardLossWeight is β in [0, 1], the weight of the forward loss
 	// against the inverse loss. Default 0.2.
 	ForwardLossWeight float64 `json:"forward_loss_weight"`
+	// RewardScaleFinal and RewardScaleDecaySteps anneal η linearly from
+	// RewardScale to RewardScaleFinal over the first RewardScaleDecaySteps
+	// env steps (through Schedule), as DQN's ε schedule does.
+	// RewardScaleDecaySteps 0 keeps RewardScale. Default 0.
+	RewardScaleFinal      float64 `json:"reward_scale_final"`
+	RewardScaleDecaySteps int64   `json:"reward_scale_decay_steps"`
+	// RewardNorm divides ℓ_F by a running mean of ℓ_F before η is
+	// applied: an exponential average, with weight 0.01, of the mean ℓ_F of
+	// each sampled batch, started at the first batch's. The bonus is then
+	// η times the transition's surprise relative to recent ones, whatever
+	// the scale of the features. Default false.
+	RewardNorm bool `json:"reward_norm"`
+	// RewardClip, when positive, caps the intrinsic reward of a
+	// transition at RewardClip. Default 0 (no cap).
+	RewardClip float64 `json:"reward_clip"`
+	// ObsNorm maps each observation coordinate whose Box bounds are finite
+	// onto [−1, 1] before the feature net; other coordinates pass as they
+	// are. Default false (Tianshou feeds raw observations).
+	ObsNorm bool `json:"obs_norm"`
 	// NStep is the n-step horizon of the wrapped algorithm's targets: the
 	// intrinsic reward is added on every step of each sampled transition's
 	// window of NStep steps. Default 1 (0 means 1).
@@ -67,6 +86,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: lr_scale %v; want a finite number > 0", ErrConfig, c.LRScale)
 	case !(c.RewardScale >= 0) || !finite(c.RewardScale):
 		return fmt.Errorf("%w: reward_scale %v; want a finite number ≥ 0", ErrConfig, c.RewardScale)
+	case !(c.RewardScaleFinal >= 0) || !finite(c.RewardScaleFinal):
+		return fmt.Errorf("%w: reward_scale_final %v; want a finite number ≥ 0", ErrConfig, c.RewardScaleFinal)
+	case !(c.RewardClip >= 0) || !finite(c.RewardClip):
+		return fmt.Errorf("%w: reward_clip %v; want a finite number ≥ 0", ErrConfig, c.RewardClip)
+	case c.RewardScaleDecaySteps < 0:
+		return fmt.Errorf("%w: reward_scale_decay_steps %d < 0", ErrConfig, c.RewardScaleDecaySteps)
 	case !(c.ForwardLossWeight >= 0 && c.ForwardLossWeight <= 1):
 		return fmt.Errorf("%w: forward_loss_weight %v outside [0, 1]", ErrConfig, c.ForwardLossWeight)
 	case c.NStep < 0:

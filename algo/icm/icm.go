@@ -1,8 +1,10 @@
 package icm
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -10,6 +12,7 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/optim"
 	"github.com/gorl/gorl/policy"
@@ -43,7 +46,13 @@ type ICM struct {
 	phiIn [2]featIn // the feature net on obs and on obs_next
 	stats map[string]float64
 	bonus float64 // mean intrinsic reward of the last sampled batch
+	eta   float64 // η at the last Schedule
+	mean  float64 // the running mean of ℓ_F of RewardNorm; 0 before the first batch
 }
+
+// normRate is the weight of a batch's mean ℓ_F in RewardNorm's running
+// mean.
+const normRate = 0.01
 
 // New returns an ICM around inner for an env with the given spaces: obs a
 // Box of one axis, act the Discrete space inner acts in. The module's
@@ -89,7 +98,17 @@ func New(cfg Config, inner algo.OffPolicy, obs, act env.Space, rng *rand.Rand) (
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	m.phiIn = [2]featIn{{m.feat, obsKey}, {m.feat, nextKey}}
+	m.phiIn = [2]featIn{{net: m.feat, key: obsKey}, {net: m.feat, key: nextKey}}
+	if cfg.ObsNorm {
+		shift, scale, err := obsNorm(box)
+		if err != nil {
+			return nil, fmt.Errorf("%w: observation bounds: %w", ErrConfig, err)
+		}
+		for i := range m.phiIn {
+			m.phiIn[i].shift, m.phiIn[i].scale = shift, scale
+		}
+	}
+	m.eta = cfg.RewardScale
 	m.ps = append(append(m.feat.Params().Prefixed("feature_net"), m.fwd.Params().Prefixed("forward_model")...),
 		m.inv.Params().Prefixed("inverse_model")...)
 	if m.opt, err = optim.NewAdam(m.ps, cfg.Optim); err != nil {
@@ -112,9 +131,15 @@ func (m *ICM) Params() nn.Params { return m.ps }
 // Policy returns the wrapped algorithm's policy.
 func (m *ICM) Policy() policy.Policy { return m.inner.Policy() }
 
-// Schedule passes envSteps on to the wrapped algorithm if it is
-// algo.Scheduled.
+// Schedule sets η for envSteps env steps (RewardScale annealed to
+// RewardScaleFinal) and passes envSteps on to the wrapped algorithm if it
+// is algo.Scheduled.
 func (m *ICM) Schedule(envSteps int64) {
+	m.eta = m.cfg.RewardScale
+	if n := m.cfg.RewardScaleDecaySteps; n > 0 {
+		f := min(float64(envSteps)/float64(n), 1)
+		m.eta += f * (m.cfg.RewardScaleFinal - m.cfg.RewardScale)
+	}
 	if s, ok := m.inner.(algo.Scheduled); ok {
 		s.Schedule(envSteps)
 	}
@@ -131,15 +156,43 @@ type rewards struct {
 // Rew returns the rewards with the intrinsic reward added.
 func (r *rewards) Rew() []float64 { return r.rew }
 
-// featIn feeds the feature net the array under key.
+// featIn feeds the feature net the array under key, mapped to
+// (x − shift)·scale when shift is not nil.
 type featIn struct {
-	net *nn.MLP
-	key []string
+	net          *nn.MLP
+	key          []string
+	shift, scale *tensor.Tensor
 }
 
 func (f *featIn) Inputs() []string { return f.key }
 func (f *featIn) Call(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
-	return f.net.Forward(tp, in[0])
+	x := in[0]
+	if f.shift != nil {
+		x = tp.Mul(tp.Sub(x, f.shift), f.scale)
+	}
+	return f.net.Forward(tp, x)
+}
+
+// obsNorm returns the shift and scale that map each coordinate of box with
+// finite bounds onto [−1, 1], and leave the others (shift 0, scale 1).
+func obsNorm(box *env.Box) (shift, scale *tensor.Tensor, err error) {
+	low, err := box.Low().AsType(nd.Float64)
+	if err != nil {
+		return nil, nil, err
+	}
+	high, err := box.High().AsType(nd.Float64)
+	if err != nil {
+		return nil, nil, err
+	}
+	lo, hi := nd.Data[float64](low), nd.Data[float64](high)
+	sh, sc := make([]float32, len(lo)), make([]float32, len(lo))
+	for i := range lo {
+		sc[i] = 1
+		if w := hi[i] - lo[i]; w > 0 && !math.IsInf(w, 0) && !math.IsNaN(w) {
+			sh[i], sc[i] = float32((hi[i]+lo[i])/2), float32(2/w)
+		}
+	}
+	return tensor.MustFromSlice(sh, 1, len(sh)), tensor.MustFromSlice(sc, 1, len(sc)), nil
 }
 
 var obsKey, nextKey = []string{batch.KeyObs}, []string{batch.KeyObsNext}
@@ -205,10 +258,28 @@ func (m *ICM) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error
 	if len(m.view.rew) != len(rew) {
 		m.view.rew = make([]float64, len(rew))
 	}
-	eta := m.cfg.RewardScale
+	eta := m.eta
+	if m.cfg.RewardNorm {
+		bm := 0.0
+		for _, v := range fwd.Data()[:k] {
+			bm += float64(v)
+		}
+		bm /= float64(k)
+		if m.mean == 0 {
+			m.mean = bm
+		} else {
+			m.mean += normRate * (bm - m.mean)
+		}
+		if m.mean > 0 {
+			eta /= m.mean
+		}
+	}
 	sum := 0.0
 	for j, i := range m.all {
 		r := eta * float64(fwd.Data()[j])
+		if c := m.cfg.RewardClip; c > 0 {
+			r = min(r, c)
+		}
 		m.view.rew[i] = rew[i] + r
 		if j < k {
 			sum += r
@@ -269,9 +340,18 @@ func (m *ICM) Save(w io.Writer) error { return algo.SaveParts(w, m.parts()...) }
 func (m *ICM) Load(r io.Reader) error { return algo.LoadParts(r, m.parts()...) }
 
 func (m *ICM) parts() []algo.Part {
-	return []algo.Part{
+	ps := []algo.Part{
 		{Name: "algorithm", Save: m.inner.Save, Load: m.inner.Load},
 		algo.ParamsPart("icm", m.ps),
 		{Name: "icm_optim", Save: m.opt.Save, Load: m.opt.Load},
 	}
+	if m.cfg.RewardNorm {
+		// Only with RewardNorm, so that states of modules without it keep
+		// their earlier layout.
+		ps = append(ps, algo.Part{Name: "icm_reward_norm",
+			Save: func(w io.Writer) error { return binary.Write(w, binary.LittleEndian, m.mean) },
+			Load: func(r io.Reader) error { return binary.Read(r, binary.LittleEndian, &m.mean) },
+		})
+	}
+	return ps
 }

@@ -190,6 +190,7 @@ func TestCheckOffPolicy(t *testing.T) {
 			}
 			cfg := icm.DefaultConfig()
 			cfg.FeatureHidden, cfg.FeatureDim, cfg.ModelHidden = []int{hidden}, 8, []int{hidden}
+			cfg.ObsNorm, cfg.RewardNorm = true, true
 			m, err := icm.New(cfg, d, obs, act, rng)
 			if err != nil {
 				t.Fatal(err)
@@ -220,7 +221,122 @@ func TestRejects(t *testing.T) {
 		{Name: "feature dim 0", Edit: func(c *icm.Config) { c.FeatureDim = 0 }, Want: "feature_dim"},
 		{Name: "forward weight 1.5", Edit: func(c *icm.Config) { c.ForwardLossWeight = 1.5 }, Want: "forward_loss_weight"},
 		{Name: "reward scale −1", Edit: func(c *icm.Config) { c.RewardScale = -1 }, Want: "reward_scale"},
+		{Name: "final reward scale NaN", Edit: func(c *icm.Config) { c.RewardScaleFinal = math.NaN() }, Want: "reward_scale_final"},
+		{Name: "reward clip −1", Edit: func(c *icm.Config) { c.RewardClip = -1 }, Want: "reward_clip"},
+		{Name: "reward decay −1", Edit: func(c *icm.Config) { c.RewardScaleDecaySteps = -1 }, Want: "reward_scale_decay_steps"},
 		{Name: "lr scale 0", Edit: func(c *icm.Config) { c.LRScale = 0 }, Want: "lr_scale"},
 		{Name: "hidden 0", Edit: func(c *icm.Config) { c.ModelHidden = []int{0} }, Want: "hidden"},
 	}, algotest.Box(t, -1, 1, 1))
+}
+
+// bonuses returns the 1-step returns of m on tr beyond those of its DQN
+// alone: the intrinsic reward of each transition.
+func bonuses(t *testing.T, m, plain *icm.ICM, tr algotest.Transitions) []float64 {
+	t.Helper()
+	acts := []int64{0, 2, 1, 1, 0}
+	ret := slices.Clone(batchFloats(t, algotest.Preprocessed(t, m, tr, acts), batch.KeyReturns))
+	plainRet := batchFloats(t, algotest.Preprocessed(t, plain.Inner(), tr, acts), batch.KeyReturns)
+	out := make([]float64, len(ret))
+	for i := range ret {
+		out[i] = float64(ret[i] - plainRet[i])
+	}
+	return out
+}
+
+// TestObsNormAndSchedule checks ObsNorm and the η schedule against a
+// module of the same weights without them. ObsNorm on the Box [−10, 10]²
+// maps x to x/10 (shift (−10 + 10)/2 = 0, scale 2/20), so its bonuses on
+// Five equal the plain module's on Five divided by 10. The schedule
+// anneals η from 0.01 to 0.002 over 100 env steps: η is 0.01 before any
+// Schedule and at step 0, 0.006 halfway, 0.002 at step 100 and after.
+func TestObsNormAndSchedule(t *testing.T) {
+	tr := algotest.Five()
+	scaled := algotest.Five()
+	for i := range scaled.Obs {
+		for j := range scaled.Obs[i] {
+			scaled.Obs[i][j] /= 10
+			scaled.Next[i][j] /= 10
+		}
+	}
+	base := build(t, linearICM(1), smallDQN(8, 1), 3)
+	ref := bonuses(t, base, base, scaled)
+
+	cfg := linearICM(1)
+	cfg.ObsNorm = true
+	normed := build(t, cfg, smallDQN(8, 1), 3)
+	got := bonuses(t, normed, normed, tr)
+	for i := range got {
+		if math.Abs(got[i]-ref[i]) > 1e-6*math.Max(1, math.Abs(ref[i])) {
+			t.Errorf("obs_norm: transition %d: bonus %v; want %v, that of the obs divided by 10", i, got[i], ref[i])
+		}
+	}
+
+	cfg = linearICM(1)
+	cfg.RewardScaleFinal, cfg.RewardScaleDecaySteps = 0.002, 100
+	sched := build(t, cfg, smallDQN(8, 1), 3)
+	full := bonuses(t, base, base, tr) // η = 0.01
+	for _, c := range []struct {
+		steps int64 // -1: no Schedule call
+		eta   float64
+	}{{-1, 0.01}, {0, 0.01}, {50, 0.006}, {100, 0.002}, {1000, 0.002}} {
+		if c.steps >= 0 {
+			sched.Schedule(c.steps)
+		}
+		got := bonuses(t, sched, sched, tr)
+		for i := range got {
+			want := full[i] * c.eta / 0.01
+			if math.Abs(got[i]-want) > 1e-6 {
+				t.Errorf("schedule at %d steps: transition %d: bonus %v; want %v (η %v)", c.steps, i, got[i], want, c.eta)
+			}
+		}
+	}
+}
+
+// TestRewardNormAndClip checks RewardNorm and RewardClip against the
+// bonuses b_i = η·ℓ_F,i of the same module without them, with η = 0.01,
+// on Five and then on Five with the observations halved (bonuses b′_i).
+// RewardNorm's first batch starts the running mean at its own mean ℓ_F,
+// m₁ = Σb/(5η), so its bonuses are η·ℓ_F,i/m₁ = b_i/m₁; the second moves
+// it to m₂ = m₁ + 0.01·(Σb′/(5η) − m₁), giving b′_i/m₂. RewardClip at the
+// median of b caps the larger bonuses at that median.
+func TestRewardNormAndClip(t *testing.T) {
+	batches := [2]algotest.Transitions{algotest.Five(), algotest.Five()}
+	for i := range batches[1].Obs {
+		for j := range batches[1].Obs[i] {
+			batches[1].Obs[i][j] /= 2
+			batches[1].Next[i][j] /= 2
+		}
+	}
+	base := build(t, linearICM(1), smallDQN(8, 1), 5)
+	var plain [2][]float64
+	var sum [2]float64
+	for p, tr := range batches {
+		plain[p] = bonuses(t, base, base, tr)
+		for _, b := range plain[p] {
+			sum[p] += b
+		}
+	}
+	m1 := sum[0] / (5 * 0.01)
+	mean := [2]float64{m1, m1 + 0.01*(sum[1]/(5*0.01)-m1)}
+	med := slices.Sorted(slices.Values(plain[0]))[2]
+	for _, c := range []struct {
+		name string
+		edit func(*icm.Config)
+		want func(pass, i int) float64
+	}{
+		{"norm", func(c *icm.Config) { c.RewardNorm = true }, func(p, i int) float64 { return plain[p][i] / mean[p] }},
+		{"clip", func(c *icm.Config) { c.RewardClip = med }, func(p, i int) float64 { return min(plain[p][i], med) }},
+	} {
+		cfg := linearICM(1)
+		c.edit(&cfg)
+		m := build(t, cfg, smallDQN(8, 1), 5)
+		for p, tr := range batches {
+			got := bonuses(t, m, m, tr)
+			for i := range got {
+				if want := c.want(p, i); math.Abs(got[i]-want) > 1e-6 {
+					t.Errorf("%s, batch %d: transition %d: bonus %v; want %v", c.name, p, i, got[i], want)
+				}
+			}
+		}
+	}
 }
