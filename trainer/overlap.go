@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"time"
 
 	"github.com/gorl/gorl/algo"
@@ -40,19 +41,32 @@ func newOverlap(alg algo.Algorithm, s Setup, every int) (*overlap, error) {
 	switch {
 	case a == nil:
 		return nil, configError("overlap needs Setup.Actor, a second algorithm made with the same configuration")
-	case a == alg || a.Policy() == alg.Policy():
-		return nil, configError("Setup.Actor is the trained algorithm itself; it must be a second one")
-	case fmt.Sprintf("%T", a) != fmt.Sprintf("%T", alg):
+	case reflect.TypeOf(a) != reflect.TypeOf(alg):
 		return nil, configError("Setup.Actor is a %T, the trained algorithm a %T", a, alg)
 	}
 	o := &overlap{actor: a, dst: a.Policy().Params(), src: alg.Policy().Params(), every: every,
 		pcg: rand.NewPCG(s.Seed, 0xc011ec7)}
+	if (reflect.TypeOf(a).Comparable() && a == alg) || shareTensors(o.dst, o.src) {
+		return nil, configError("Setup.Actor is the trained algorithm itself, or shares its networks; it must be a second one")
+	}
 	o.rng = rand.New(o.pcg)
 	if err := nn.Copy(o.dst, o.src); err != nil {
 		return nil, configError("Setup.Actor's policy cannot take the trained policy's parameters: %v", err)
 	}
 	a.Policy().SetTrainingStep(true)
 	return o, nil
+}
+
+// shareTensors reports whether a and b have a tensor in common.
+func shareTensors(a, b nn.Params) bool {
+	for _, p := range a {
+		for _, q := range b {
+			if p.Tensor == q.Tensor {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sync copies the learner's policy parameters into the actor's.

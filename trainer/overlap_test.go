@@ -17,6 +17,8 @@ import (
 	"github.com/gorl/gorl/algo/dqn"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/env"
+	_ "github.com/gorl/gorl/env/minatar" // registers Breakout-MinAtar-v0
 	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/trainer"
@@ -259,5 +261,62 @@ func TestOverlapSteadyStateAllocations(t *testing.T) {
 	t.Logf("allocations: 1 epoch %d, 5 epochs %d", one, five)
 	if five > one && five-one > 4*150/10 {
 		t.Errorf("1 epoch: %d allocations, 5 epochs: %d; more than 1 per 10 env steps of the 4 extra epochs", one, five)
+	}
+}
+
+// TestOverlapConv runs the overlapped mode on the CNN path (the MinAtar
+// paper's network on Breakout), whose convolutions split work over the
+// worker pool from both goroutines at once: two runs of one seed give the
+// same parameters, and the counts are the sequential loop's (2 epochs of
+// 40 steps in collections of 8, 4 vector steps of 2 envs, with 0.5 updates
+// per step: 80 env steps, 40 updates).
+func TestOverlapConv(t *testing.T) {
+	cfg := dqn.DefaultConfig()
+	cfg.Conv, cfg.Hidden = []dqn.ConvLayer{{Out: 4, Kernel: 3}}, []int{16}
+	makeEnvs := func(n int) []env.Env {
+		es := make([]env.Env, n)
+		for i := range es {
+			e, err := env.Make("Breakout-MinAtar-v0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			es[i] = e
+		}
+		return es
+	}
+	run := func() (trainer.Result, *dqn.DQN) {
+		probe := makeEnvs(1)[0]
+		defer probe.Close()
+		build := func(seed uint64) *dqn.DQN {
+			d, err := dqn.New(cfg, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(seed, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+		d := build(1)
+		tc := trainer.Config{Epochs: 2, StepPerEpoch: 40, StepPerCollect: 8, UpdatePerStep: 0.5, BatchSize: 8,
+			PrefillSteps: 16, Overlap: true}
+		tr, err := trainer.New(d, tc, trainer.Setup{TrainEnvs: makeEnvs(2), Buffer: vectorBuf(t, 200, 2), Seed: 3, Actor: build(2)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tr.Close()
+		res, err := tr.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, d
+	}
+	r1, d1 := run()
+	_, d2 := run()
+	if r1.EnvSteps != 80 || r1.GradientSteps != 40 {
+		t.Errorf("%d env steps, %d updates; want 80, 40", r1.EnvSteps, r1.GradientSteps)
+	}
+	p1, p2 := d1.Network().Params(), d2.Network().Params()
+	for i := range p1 {
+		if !p1[i].Tensor.Equal(p2[i].Tensor) {
+			t.Errorf("parameter %s differs between two runs of one seed", p1[i].Name)
+		}
 	}
 }
