@@ -130,4 +130,13 @@
 //     update-to-data ratio fixed per collection, a deeper queue would only
 //     make the collecting parameters staler, and it cannot raise the
 //     throughput above that of the slower of the two sides.
+//   - What overlapping gains is bounded by collection's share of the time:
+//     at most (C + U) / max(C, U) for collection C and updates U. Measured
+//     for DQN (BENCHMARKS.md), an update costs as much CPU as roughly a
+//     hundred CartPole env steps, so at Tianshou's ratio (one update per 10
+//     steps) collection is about a tenth of the time and the bound about
+//     1.1×; it nears 2× only around one update per hundred steps. The
+//     overlapped runs cost no more CPU than the sequential ones, and the
+//     stage about doubles the cost of storing a vector step, a small
+//     fraction of collecting it.
 package trainer
