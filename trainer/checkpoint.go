@@ -66,6 +66,10 @@ func (t *Trainer) parts(r *restoring) []algo.Part {
 			},
 		},
 	}
+	if t.ov != nil {
+		ps = append(ps, algo.Part{Name: "actor", Save: t.ov.actor.Save, Load: t.ov.actor.Load},
+			algo.BinaryPart("collector_rng", t.ov.pcg))
+	}
 	if t.trainVec != nil {
 		ps = append(ps, envsPart("train_envs", t.trainVec, &r.trainEnvs), algo.Part{
 			Name: "train_collector",

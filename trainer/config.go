@@ -74,6 +74,19 @@ type Config struct {
 	// statistics. Default 1000; test statistics are logged after every
 	// test.
 	LogInterval int `json:"log_interval"`
+
+	// Overlap runs the off-policy trainer's collections beside its
+	// updates: a collector goroutine steps the training envs with
+	// Setup.Actor's policy, a copy of the trained one, while the learner
+	// updates on what the earlier collections stored (see the package
+	// documentation). It needs Setup.Actor. Default false: collect, then
+	// update, in one goroutine.
+	Overlap bool `json:"overlap,omitempty"`
+	// OverlapSync is the number of updates after which the overlapped mode
+	// copies the learner's parameters into the collecting policy, at the
+	// next hand-over of a collection. Default 1: every hand-over that
+	// follows an update.
+	OverlapSync int `json:"overlap_sync,omitempty"`
 }
 
 // DefaultConfig returns the settings of Tianshou's CartPole DQN test: 20
@@ -111,7 +124,7 @@ func (c Config) Validate() error {
 		return bad("negative step_per_collect or episode_per_collect")
 	case !(c.UpdatePerStep >= 0) || math.IsInf(c.UpdatePerStep, 0):
 		return bad("update_per_step %v", c.UpdatePerStep)
-	case c.RepeatPerCollect < 0 || c.BatchSize < 0 || c.PrefillSteps < 0 || c.TestEpisodes < 0 || c.LogInterval < 0:
+	case c.RepeatPerCollect < 0 || c.BatchSize < 0 || c.PrefillSteps < 0 || c.TestEpisodes < 0 || c.LogInterval < 0 || c.OverlapSync < 0:
 		return bad("negative count")
 	case c.RewardThreshold != nil && math.IsNaN(*c.RewardThreshold):
 		return bad("reward_threshold is NaN")
@@ -129,6 +142,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.LogInterval == 0 {
 		c.LogInterval = 1000
+	}
+	if c.OverlapSync == 0 {
+		c.OverlapSync = 1
 	}
 	return c
 }

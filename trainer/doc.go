@@ -28,6 +28,17 @@
 //   - offline (an algo.OffPolicy without training envs): StepPerEpoch updates
 //     per epoch sampled from a fixed buffer.
 //
+// The off-policy loop has an overlapped mode (Config.Overlap): a collector
+// goroutine gathers collection i+1 with Setup.Actor's policy, a copy of the
+// trained one, while the learner makes the updates owed to collection i.
+// The collector writes into a stage that the trainer replays into the
+// buffer when it takes the collection over, after those updates; the next
+// collection starts only then. So collection runs at most one collection
+// ahead of the updates, the learner never samples data the sequential loop
+// would not have had, and the buffer needs no lock. The actor takes the
+// learner's parameters at the start of every epoch and at the first
+// hand-over after every Config.OverlapSync updates.
+//
 // Each epoch ends with TestEpisodes test episodes. One test also runs before
 // training; it sets the best policy so far but never stops the run, as in
 // Tianshou, so a solved run has always trained. Training stops when the mean test return meets the stop
@@ -56,6 +67,14 @@
 //     the training collector's per-env state (last observations, hidden
 //     states, running returns). Restore followed by Run continues as the
 //     uninterrupted run would, for envs that save their state (see Restore).
+//   - In the overlapped mode a seed still reproduces a run and a resumed run
+//     continues as the uninterrupted one (checkpoints are written at the end
+//     of an epoch, when no collection is in progress, and hold the actor's
+//     state and the collector's random source), but the run is not the
+//     sequential loop's: each collection uses parameters at least one
+//     collection's updates old, and the collector explores with its own
+//     random source and the actor's. A checkpoint of one mode does not
+//     restore into the other.
 //
 // # Aliasing
 //
@@ -92,4 +111,32 @@
 //     each record is a write system call.
 //   - Checkpoints replace the previous one through a temporary file and a
 //     rename, so a crash while writing leaves the previous checkpoint intact.
+//   - The overlapped mode hands collections over through a stage rather
+//     than locking the replay buffer: the collector's writes (copies of the
+//     vector steps' transitions, reused from one collection to the next)
+//     are replayed into the buffer between two batches of updates. A lock
+//     would let the learner sample transitions whose arrival depends on the
+//     scheduler, so a seed would no longer reproduce a run, and would have
+//     to be held through sampling and the n-step returns, whose target
+//     network pass is a large part of an update. The price is one more copy
+//     of each transition.
+//   - The collecting policy is a second algorithm built by the caller
+//     (Setup.Actor) whose policy parameters are copied from the learner's
+//     with nn.Copy: every off-policy algorithm gets the mode through this
+//     trainer, with no copy method of its own. Exploration schedules reach
+//     it through algo.Scheduled; hooks that change the trained policy
+//     directly (TrainHook) do not reach it.
+//   - Collection runs at most one collection ahead, not more: with the
+//     update-to-data ratio fixed per collection, a deeper queue would only
+//     make the collecting parameters staler, and it cannot raise the
+//     throughput above that of the slower of the two sides.
+//   - What overlapping gains is bounded by collection's share of the time:
+//     at most (C + U) / max(C, U) for collection C and updates U. Measured
+//     for DQN (BENCHMARKS.md), an update costs as much CPU as roughly a
+//     hundred CartPole env steps, so at Tianshou's ratio (one update per 10
+//     steps) collection is about a tenth of the time and the bound about
+//     1.1×; it nears 2× only around one update per hundred steps. The
+//     overlapped runs cost no more CPU than the sequential ones, and the
+//     stage about doubles the cost of storing a vector step, a small
+//     fraction of collecting it.
 package trainer

@@ -42,6 +42,10 @@ func (*offPolicy) prefill(ctx context.Context, t *Trainer) error {
 	}
 	t.schedule()
 	t.pol.SetTrainingStep(true)
+	if t.ov != nil {
+		t.ov.sync()
+		t.ov.schedule(t.st.EnvSteps)
+	}
 	cs, err := t.train.Collect(ctx, collector.Request{NStep: t.cfg.PrefillSteps, Random: t.cfg.PrefillRandom})
 	t.res.CollectTime += cs.Duration
 	t.st.Prefill += int64(cs.Steps)
@@ -49,6 +53,9 @@ func (*offPolicy) prefill(ctx context.Context, t *Trainer) error {
 }
 
 func (k *offPolicy) epoch(ctx context.Context, t *Trainer, epoch int) error {
+	if t.ov != nil {
+		return k.overlapEpoch(ctx, t, epoch)
+	}
 	return t.collectEpoch(ctx, epoch, k)
 }
 

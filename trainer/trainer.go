@@ -69,6 +69,14 @@ type Setup struct {
 	TrainHook, TestHook func(epoch int, envSteps int64)
 	// OnEpoch is called at the end of every epoch, after its test.
 	OnEpoch func(EpochStats)
+	// Actor is the collecting algorithm of the overlapped mode
+	// (Config.Overlap): a second algorithm made with the same
+	// configuration as the trained one (the same type, a policy of the
+	// same parameters). Its policy collects the training data and receives
+	// the trained policy's parameters at every synchronisation; it is
+	// told the env steps when a Scheduled algorithm would be. Nothing else
+	// of it is used; its state is saved in checkpoints.
+	Actor algo.Algorithm
 }
 
 // Logger is what a trainer needs of a logger: every logger.Logger is one.
@@ -165,6 +173,7 @@ type Trainer struct {
 	rng     *rand.Rand
 	learner algo.Learner
 	st      state
+	ov      *overlap // the overlapped mode's state, nil without it
 
 	epochRet   float64 // sum of the epoch's training returns
 	epochN     int
@@ -226,6 +235,15 @@ func New(alg algo.Algorithm, cfg Config, s Setup) (*Trainer, error) {
 	if err := t.kind.check(t); err != nil {
 		return nil, err
 	}
+	if cfg.Overlap {
+		if _, ok := t.kind.(*offPolicy); !ok {
+			return bad("overlap needs the off-policy trainer, not the %v one", t.kind)
+		}
+		var err error
+		if t.ov, err = newOverlap(alg, s, cfg.OverlapSync); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.TestEpisodes > 0 && len(s.TestEnvs) == 0 {
 		return bad("%d test episodes need test envs", cfg.TestEpisodes)
 	}
@@ -282,7 +300,12 @@ func (t *Trainer) vector(envs []env.Env) (vector.Env, error) {
 }
 
 func (t *Trainer) newTrainCollector() error {
-	c, err := collector.New(collector.Config{Env: t.trainVec, Policy: t.pol, Buffer: t.buf, Explore: true, Rand: t.rng})
+	cfg := collector.Config{Env: t.trainVec, Policy: t.pol, Buffer: t.buf, Explore: true, Rand: t.rng}
+	if t.ov != nil {
+		t.ov.stage.buf = t.buf
+		cfg.Policy, cfg.Buffer, cfg.Rand = t.ov.actor.Policy(), &t.ov.stage, t.ov.rng
+	}
+	c, err := collector.New(cfg)
 	if err != nil {
 		return err
 	}

@@ -137,6 +137,14 @@ func newSession(rc RunConfig, acfg algoConfig, data buffer.Buffer, setup trainer
 		closeEnvs(train)
 		return nil, err
 	}
+	if rc.Trainer.Overlap {
+		// The overlapped mode collects with a second algorithm of the same
+		// configuration, whose policy takes the trained one's parameters.
+		if setup.Actor, err = newAlgorithm(rc, acfg); err != nil {
+			closeEnvs(append(train, test...))
+			return nil, err
+		}
+	}
 	setup.TrainEnvs, setup.TestEnvs, setup.Seed = train, test, rc.Seed
 	setup.Vector = vector.Config{Async: rc.Async, StepTimeout: timeout, AllowNonFinite: rc.AllowNonFinite}
 	if rc.Workers == "process" || strings.HasPrefix(rc.Env, "gym:") {

@@ -1,0 +1,309 @@
+package trainer
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"time"
+
+	"github.com/gorl/gorl/algo"
+	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/buffer"
+	"github.com/gorl/gorl/collector"
+	"github.com/gorl/gorl/nd"
+	"github.com/gorl/gorl/nn"
+)
+
+// overlap is the state of the off-policy trainer's overlapped mode
+// (Config.Overlap): the collecting copy of the algorithm, the stage its
+// collector writes into, and the collector's random source.
+type overlap struct {
+	actor    algo.Algorithm
+	dst, src nn.Params // the actor's and the learner's policy parameters
+	stage    stage
+	pcg      *rand.PCG
+	rng      *rand.Rand
+	every    int   // Config.OverlapSync
+	since    int64 // updates since the last synchronisation
+}
+
+// collected is what the collector goroutine hands back.
+type collected struct {
+	cs  collector.Stats
+	err error
+}
+
+// newOverlap checks s.Actor against alg and returns the overlapped mode's
+// state, with the actor's parameters set to alg's.
+func newOverlap(alg algo.Algorithm, s Setup, every int) (*overlap, error) {
+	a := s.Actor
+	switch {
+	case a == nil:
+		return nil, configError("overlap needs Setup.Actor, a second algorithm made with the same configuration")
+	case reflect.TypeOf(a) != reflect.TypeOf(alg):
+		return nil, configError("Setup.Actor is a %T, the trained algorithm a %T", a, alg)
+	}
+	o := &overlap{actor: a, dst: a.Policy().Params(), src: alg.Policy().Params(), every: every,
+		pcg: rand.NewPCG(s.Seed, 0xc011ec7)}
+	if (reflect.TypeOf(a).Comparable() && a == alg) || shareTensors(o.dst, o.src) {
+		return nil, configError("Setup.Actor is the trained algorithm itself, or shares its networks; it must be a second one")
+	}
+	o.rng = rand.New(o.pcg)
+	if err := nn.Copy(o.dst, o.src); err != nil {
+		return nil, configError("Setup.Actor's policy cannot take the trained policy's parameters: %v", err)
+	}
+	a.Policy().SetTrainingStep(true)
+	return o, nil
+}
+
+// shareTensors reports whether a and b have a tensor in common.
+func shareTensors(a, b nn.Params) bool {
+	for _, p := range a {
+		for _, q := range b {
+			if p.Tensor == q.Tensor {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sync copies the learner's policy parameters into the actor's.
+func (o *overlap) sync() {
+	_ = nn.Copy(o.dst, o.src) // the structures were matched by newOverlap
+	o.since = 0
+}
+
+// schedule tells a Scheduled actor the number of env steps so far.
+func (o *overlap) schedule(envSteps int64) {
+	if s, ok := o.actor.(algo.Scheduled); ok {
+		s.Schedule(envSteps)
+	}
+}
+
+// work runs the collections the trainer asks for on next, one at a time,
+// and hands each back on done.
+func work(ctx context.Context, c *collector.Collector, req collector.Request, next <-chan struct{}, done chan<- collected) {
+	for range next {
+		cs, err := c.Collect(ctx, req)
+		done <- collected{cs, err}
+	}
+}
+
+// overlapEpoch is an epoch of the off-policy trainer in the overlapped
+// mode. It begins at a synchronisation point (the actor takes the
+// learner's parameters); then, while the learner makes the updates owed to
+// collection i, the collector goroutine gathers collection i+1 into the
+// stage. The trainer takes collection i+1 over (replays the stage into the
+// buffer) only when those updates are done, and starts collection i+2 only
+// then: collection runs at most one collection ahead of the updates, and
+// the updates never use data the sequential loop would not have had.
+func (k *offPolicy) overlapEpoch(ctx context.Context, t *Trainer, epoch int) error {
+	o := t.ov
+	o.sync()
+	req := collector.Request{NStep: t.cfg.StepPerCollect, NEpisode: t.cfg.EpisodePerCollect}
+	next, done := make(chan struct{}), make(chan collected, 1)
+	go work(ctx, t.train, req, next, done)
+	busy := false
+	defer func() {
+		if busy {
+			// Nothing may touch the envs, the collector or the stage
+			// after the epoch returns.
+			<-done
+			o.stage.record = false
+			o.stage.n = 0
+		}
+		close(next)
+	}()
+	start := func() {
+		if t.setup.TrainHook != nil {
+			t.setup.TrainHook(epoch, t.st.EnvSteps)
+		}
+		t.schedule()
+		o.schedule(t.st.EnvSteps)
+		o.stage.record = true
+		busy = true
+		next <- struct{}{}
+	}
+	var steps int64
+	grad0 := t.st.GradSteps
+	start()
+	for busy {
+		r := <-done
+		busy = false
+		o.stage.record = false
+		cs := r.cs
+		t.res.CollectTime += cs.Duration
+		t.st.EnvSteps += int64(cs.Steps)
+		steps += int64(cs.Steps)
+		if err := o.stage.flush(); err != nil {
+			return err
+		}
+		if r.err != nil {
+			return r.err
+		}
+		mean, n := t.episodes(cs)
+		if t.setup.Progress != nil {
+			if err := t.setup.Progress.Update(steps, t.lastTrainMean(mean, n)); err != nil {
+				return err
+			}
+		}
+		if t.cfg.TestInTrain && t.test != nil && n > 0 && t.stop(mean) {
+			tm, _, err := t.runTest(ctx, epoch)
+			if err != nil {
+				return err
+			}
+			if t.stop(tm) {
+				t.st.Solved = true
+				return nil
+			}
+		}
+		if steps < int64(t.cfg.StepPerEpoch) {
+			if o.since >= int64(o.every) {
+				o.sync()
+			}
+			start()
+		}
+		uStart := time.Now()
+		before := t.st.GradSteps
+		if err := k.update(ctx, t, cs); err != nil {
+			return err
+		}
+		o.since += t.st.GradSteps - before
+		t.res.UpdateTime += time.Since(uStart)
+		if t.setup.Progress != nil {
+			t.setup.Progress.SetUpdates(t.st.GradSteps - grad0)
+		}
+		if err := t.maybeLog(cs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stage is the training collector's buffer in the overlapped mode. While a
+// collection runs beside the updates it records the collector's writes
+// (copies of the transitions, episode ends) instead of storing them, so the
+// learner samples the replay buffer without a lock; flush replays them into
+// the buffer, in order, when the trainer takes the collection over.
+// Otherwise (resets, the prefill) it writes through.
+type stage struct {
+	buf    buffer.Buffer
+	record bool
+	ops    []stageOp // the first n are in use
+	n      int
+	steps  []buffer.Step
+	rows   []int
+}
+
+// stageOp is one recorded write: an Add of data to ids, or, with data
+// nil, an EndEpisode of ids.
+type stageOp struct {
+	data *batch.Batch
+	ids  []int
+	end  bool
+}
+
+func (s *stage) BufferNum() int { return s.buf.BufferNum() }
+
+// Add stores data, or records a copy of it. The steps of a recorded Add
+// have Index −1: where the transitions go is known only when they are
+// replayed.
+func (s *stage) Add(data *batch.Batch, ids []int, steps []buffer.Step) ([]buffer.Step, error) {
+	if !s.record {
+		return s.buf.Add(data, ids, steps)
+	}
+	op := s.op()
+	op.end = false
+	op.ids = append(op.ids[:0], ids...)
+	if op.data == nil || !sameLayout(op.data, data) {
+		op.data = data.Clone()
+	} else {
+		for len(s.rows) < len(ids) {
+			s.rows = append(s.rows, len(s.rows))
+		}
+		batch.TakeTo(op.data, data, s.rows[:len(ids)])
+	}
+	for range ids {
+		steps = append(steps, buffer.Step{Index: -1, EpisodeStart: -1})
+	}
+	return steps, nil
+}
+
+// EndEpisode ends the episodes of ids, or records that it must.
+func (s *stage) EndEpisode(ids []int) {
+	if !s.record {
+		s.buf.EndEpisode(ids)
+		return
+	}
+	op := s.op()
+	op.end = true
+	op.ids = append(op.ids[:0], ids...)
+}
+
+// op returns the next free recorded write.
+func (s *stage) op() *stageOp {
+	if s.n == len(s.ops) {
+		s.ops = append(s.ops, stageOp{})
+	}
+	s.n++
+	return &s.ops[s.n-1]
+}
+
+// flush replays the recorded writes into the buffer.
+func (s *stage) flush() error {
+	n := s.n
+	s.n = 0
+	for i := range n {
+		op := &s.ops[i]
+		if op.end {
+			s.buf.EndEpisode(op.ids)
+			continue
+		}
+		var err error
+		if s.steps, err = s.buf.Add(op.data, op.ids, s.steps[:0]); err != nil {
+			return fmt.Errorf("collector: buffer: %w", err)
+		}
+	}
+	return nil
+}
+
+// sameLayout reports whether batch.TakeTo can copy all of s's rows into d:
+// the same keys holding arrays of the same dtypes and shapes, or batches of
+// the same layout. Other values (scalars, custom leaves) are not reused.
+func sameLayout(d, s *batch.Batch) bool {
+	if d.NumKeys() != s.NumKeys() {
+		return false
+	}
+	for key, sv := range s.Items() {
+		dv, ok := d.Get(key)
+		if !ok {
+			return false
+		}
+		switch sv := sv.(type) {
+		case nil:
+			if dv != nil {
+				return false
+			}
+		case *nd.Array:
+			da, ok := dv.(*nd.Array)
+			if !ok || da.DType() != sv.DType() || da.Ndim() != sv.Ndim() || sv.Ndim() == 0 {
+				return false
+			}
+			for i := range sv.Ndim() {
+				if da.Dim(i) != sv.Dim(i) {
+					return false
+				}
+			}
+		case *batch.Batch:
+			db, ok := dv.(*batch.Batch)
+			if !ok || !sameLayout(db, sv) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
