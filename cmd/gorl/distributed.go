@@ -240,7 +240,7 @@ func cmdTrainDistributed(ctx context.Context, command string, args []string, std
 	remote := command == "learner"
 	fs := flag.NewFlagSet(command, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	algoName := fs.String("algo", "apex-dqn", "distributed algorithm: apex-dqn or impala")
+	algoName := fs.String("algo", "apex-dqn", "distributed algorithm: apex-dqn, apex-ddpg, impala or a3c")
 	envID := fs.String("env", "CartPole-v1", "env id (gorl list shows them)")
 	seed := fs.Uint64("seed", 0, "random seed of the run")
 	cfgPath := fs.String("config", "", "JSON configuration file (a config.json of an earlier run, or part of one)")
@@ -590,7 +590,10 @@ func (l *distLearner) after(ctx context.Context, s saver, pol policy.Policy, p d
 		return false, nil
 	}
 	clear(l.vals)
-	l.vals["loss"], l.vals["updates"] = p.Loss, float64(p.Updates)
+	l.vals["updates"] = float64(p.Updates)
+	if !math.IsNaN(p.Loss) {
+		l.vals["loss"] = p.Loss
+	}
 	if p.Unrolls > 0 {
 		l.vals["unrolls"] = float64(p.Unrolls)
 	} else if p.Episodes > 0 {
@@ -629,7 +632,11 @@ func (l *distLearner) after(ctx context.Context, s saver, pol policy.Policy, p d
 	if err := l.checkpoint(s); err != nil {
 		return true, fmt.Errorf("checkpoint: %w", err)
 	}
-	fmt.Fprintf(l.out, "update %d: %s; %d env steps, loss %.4g, %v\n", p.Updates, test, p.EnvSteps, p.Loss, time.Since(l.start).Round(time.Millisecond))
+	loss := ""
+	if !math.IsNaN(p.Loss) {
+		loss = fmt.Sprintf(", loss %.4g", p.Loss)
+	}
+	fmt.Fprintf(l.out, "update %d: %s; %d env steps%s, %v\n", p.Updates, test, p.EnvSteps, loss, time.Since(l.start).Round(time.Millisecond))
 	return l.solved || p.Updates >= l.r.MaxUpdates, nil
 }
 

@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
+	"github.com/gorl/gorl/algo/a2c"
+	"github.com/gorl/gorl/algo/a3c"
 	"github.com/gorl/gorl/algo/apex"
+	"github.com/gorl/gorl/algo/ddpg"
 	"github.com/gorl/gorl/algo/dqn"
 	"github.com/gorl/gorl/algo/impala"
 	"github.com/gorl/gorl/cluster"
@@ -76,6 +80,19 @@ var distAlgos = map[string]distAlgo{
 			return &c
 		},
 	},
+	"apex-ddpg": {
+		doc: "Ape-X DDPG: actors with their own noise scale feed a prioritized replay spread over them; one learner",
+		config: func() distConfig {
+			c := apexDDPGDist{apex.DefaultDDPGConfig()}
+			c.StepsPerUpdate = 1 // on a few cores, free-running actors starve the learner
+			return &c
+		},
+	},
+	"a3c": {
+		doc:         "A3C: workers push n-step actor-critic gradients to the shared model and pull its weights",
+		config:      func() distConfig { c := a3cDist{a3c.DefaultConfig()}; return &c },
+		actorsField: "workers",
+	},
 }
 
 // apexDQNDist is Ape-X DQN's configuration; its JSON is apex.Config's.
@@ -144,6 +161,78 @@ func (c *impalaDist) learn(ctx context.Context, s distSetup, l *distLearner) err
 
 func (c *impalaDist) act(ctx context.Context, s distSetup, id int) error {
 	return impala.RunActor(ctx, c.Config, c.setup(s), id)
+}
+
+// apexDDPGDist is Ape-X DDPG's configuration; its JSON is
+// apex.DDPGConfig's.
+type apexDDPGDist struct{ apex.DDPGConfig }
+
+func (c *apexDDPGDist) actors() int { return c.Actors }
+
+func (c *apexDDPGDist) policy(obs, act env.Space, rng *rand.Rand) (policy.Policy, error) {
+	d, err := ddpg.New(c.DDPG, obs, act, rng)
+	if err != nil {
+		return nil, err
+	}
+	return d.Policy(), nil
+}
+
+func (c *apexDDPGDist) setup(s distSetup) apex.DDPGSetup {
+	return apex.DDPGSetup{Transport: s.t, Group: s.group, MakeEnv: s.makeEnv, Seed: s.seed, Remote: s.remote}
+}
+
+func (c *apexDDPGDist) learn(ctx context.Context, s distSetup, l *distLearner) error {
+	as := c.setup(s)
+	as.Restore = func(d *ddpg.DDPG) (apex.Progress, error) {
+		err := l.restore(d)
+		return apex.Progress{Updates: l.ck.Updates, EnvSteps: l.ck.EnvSteps, Episodes: l.ck.Episodes, LastReturn: l.ck.LastReturn}, err
+	}
+	as.After = func(d *ddpg.DDPG, p apex.Progress) (bool, error) {
+		return l.after(ctx, d, d.Policy(), distProgress{Updates: p.Updates, EnvSteps: p.EnvSteps, Episodes: p.Episodes, LastReturn: p.LastReturn, Loss: p.Loss})
+	}
+	_, err := apex.RunDDPG(ctx, c.DDPGConfig, as)
+	return err
+}
+
+func (c *apexDDPGDist) act(ctx context.Context, s distSetup, id int) error {
+	return apex.RunDDPGActor(ctx, c.DDPGConfig, c.setup(s), id)
+}
+
+// a3cDist is A3C's configuration; its JSON is a3c.Config's. Its actors
+// are A3C's workers.
+type a3cDist struct{ a3c.Config }
+
+func (c *a3cDist) actors() int { return c.Workers }
+
+func (c *a3cDist) policy(obs, act env.Space, rng *rand.Rand) (policy.Policy, error) {
+	a, err := a2c.New(c.A2C, obs, act, rng)
+	if err != nil {
+		return nil, err
+	}
+	return a.Policy(), nil
+}
+
+func (c *a3cDist) setup(s distSetup) a3c.Setup {
+	return a3c.Setup{Transport: s.t, Group: s.group, MakeEnv: s.makeEnv, Seed: s.seed, Remote: s.remote}
+}
+
+func (c *a3cDist) learn(ctx context.Context, s distSetup, l *distLearner) error {
+	as := c.setup(s)
+	as.Restore = func(a *a2c.A2C) (a3c.Progress, error) {
+		err := l.restore(a)
+		return a3c.Progress{Updates: l.ck.Updates, EnvSteps: l.ck.EnvSteps, Episodes: l.ck.Episodes, LastReturn: l.ck.LastReturn}, err
+	}
+	as.After = func(a *a2c.A2C, p a3c.Progress) (bool, error) {
+		// The shared model applies the workers' gradients: no loss of
+		// its own.
+		return l.after(ctx, a, a.Policy(), distProgress{Updates: p.Updates, EnvSteps: p.EnvSteps, Episodes: p.Episodes, LastReturn: p.LastReturn, Loss: math.NaN()})
+	}
+	_, err := a3c.Run(ctx, c.Config, as)
+	return err
+}
+
+func (c *a3cDist) act(ctx context.Context, s distSetup, id int) error {
+	return a3c.RunWorker(ctx, c.Config, c.setup(s), id)
 }
 
 // distPolicy builds the policy of a distributed run's policy file from

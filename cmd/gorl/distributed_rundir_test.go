@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -16,6 +18,8 @@ var distRunCases = []struct {
 }{
 	{"apex-dqn", "CartPole-v1", []string{"algorithm.learning_starts=100", "algorithm.batch_size=32", "algorithm.flush_every=20"}},
 	{"impala", "CartPole-v1", []string{"algorithm.batch_size=2"}},
+	{"a3c", "CartPole-v1", nil},
+	{"apex-ddpg", "Pendulum-v1", []string{"algorithm.learning_starts=100", "algorithm.batch_size=32", "algorithm.flush_every=20"}},
 }
 
 // TestDistributedRunDir trains every distributed algorithm for a few
@@ -47,7 +51,7 @@ func TestDistributedRunDir(t *testing.T) {
 			// eval's own summary line: the algorithm and env of the
 			// policy file's header, and the episodes asked for.
 			ev := runGorl(t, "eval", "--episodes", "2", "--envs", "2", dir)
-			want := regexp.MustCompile(`^` + regexp.QuoteMeta(tc.algo+" on "+tc.env) + `, 2 episodes: return \d`)
+			want := regexp.MustCompile(`^` + regexp.QuoteMeta(tc.algo+" on "+tc.env) + `, 2 episodes: return -?\d`)
 			if !want.MatchString(ev) {
 				t.Errorf("gorl eval RUN_DIR = %q, want a line matching %q", ev, want)
 			}
@@ -74,6 +78,44 @@ func TestDistributedRunDir(t *testing.T) {
 				t.Errorf("%s not rewritten by the resumed run", lastFile)
 			}
 			runGorl(t, "eval", "--episodes", "1", "--envs", "1", dir)
+		})
+	}
+}
+
+// TestDistributedRemoteRuns runs a3c and apex-ddpg as separate gorl
+// serve, gorl learner and two gorl actor processes on loopback: the
+// learner stops at max_updates, the actors stop when it says so, and gorl
+// eval reads the learner's run directory.
+func TestDistributedRemoteRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts gorl processes that train")
+	}
+	bin := buildGorl(t)
+	for _, tc := range distRunCases[2:] {
+		t.Run(tc.algo, func(t *testing.T) {
+			serve := startProc(t, bin, "serve", "serve", "--port", "0")
+			m, _ := serve.waitFor(regexp.MustCompile(`serving NATS on (nats://127\.0\.0\.1:\d+)`), 0, faultWait)
+			url := m[1]
+			dir := filepath.Join(t.TempDir(), "run")
+			args := []string{"learner", "--connect", url, "--algo", tc.algo, "--env", tc.env, "--actors", "2", "--logdir", dir,
+				"--set", "max_updates=30", "--set", "test_every=10", "--set", "test_episodes=1", "--set", "reward_threshold=1e9"}
+			for _, s := range tc.sets {
+				args = append(args, "--set", s)
+			}
+			learner := startProc(t, bin, "learner", args...)
+			var actors []*proc
+			for i := range 2 {
+				actors = append(actors, startProc(t, bin, fmt.Sprintf("actor %d", i), "actor", "--connect", url, "--id", strconv.Itoa(i)))
+			}
+			learner.waitFor(regexp.MustCompile(`^update 30: `), 0, faultWait)
+			learner.waitFor(regexp.MustCompile(`^best policy: `), 0, faultWait)
+			for i, a := range actors {
+				a.waitFor(regexp.MustCompile(fmt.Sprintf(`^actor %d: the learner ended the run`, i)), 0, faultWait)
+			}
+			ev := runGorl(t, "eval", "--episodes", "1", "--envs", "1", dir)
+			if !strings.HasPrefix(ev, tc.algo+" on "+tc.env+", 1 episodes: ") {
+				t.Errorf("gorl eval RUN_DIR = %q", ev)
+			}
 		})
 	}
 }
