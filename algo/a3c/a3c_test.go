@@ -237,8 +237,9 @@ func TestRemoteWorkersAndRestore(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	done := make(chan error, cfg.Workers)
+	ws := s // the workers' Setup, before the holder's is completed
 	for i := range cfg.Workers {
-		go func() { done <- RunWorker(ctx, cfg, s, i) }()
+		go func() { done <- RunWorker(ctx, cfg, ws, i) }()
 	}
 	const restored = 100
 	var first, last Progress
