@@ -504,7 +504,7 @@ func (l *distLearner) close() {
 	l.lg.Close()
 	l.jf.Close()
 	if l.test != nil {
-		l.test.vec.Close()
+		l.test.close()
 	}
 }
 
@@ -743,6 +743,8 @@ func newDistTester(envID string, n int, seed uint64) (*distTester, error) {
 	}
 	return &distTester{vec: vec, n: n, seed: seed}, nil
 }
+
+func (t *distTester) close() { t.vec.Close() }
 
 // run returns the mean and standard deviation of the returns of n test
 // episodes of pol, its training-step flag off.
