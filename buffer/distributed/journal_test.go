@@ -405,10 +405,22 @@ func journalSurvivesNodeLoss(t *testing.T, urls []string, how string, stop func(
 	if err := actor.Close(); err != nil {
 		t.Fatal(err)
 	}
-	restarted := replay(t, 1_000_000)
-	again, err := distributed.New(actorNode.Transport(), distributed.Config{Group: group, Member: "actor", Heartbeat: beat, Journal: stream}, restarted)
-	if err != nil {
-		t.Fatal(err)
+	// Opening the journal's reader can time out while the cluster that
+	// lost a server settles: the restart is tried again, as a restarted
+	// process would be, for up to 60 s.
+	var restarted *buffer.Replay
+	var again *distributed.Buffer
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		restarted = replay(t, 1_000_000)
+		again, err = distributed.New(actorNode.Transport(), distributed.Config{Group: group, Member: "actor", Heartbeat: beat, Journal: stream}, restarted)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		t.Logf("restarting the member: %v; again", err)
+		time.Sleep(500 * time.Millisecond)
 	}
 	wait("the restarted member's shard", 30*time.Second, func() bool { return again.Len() >= want })
 	if err := again.Close(); err != nil {
