@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/a2c"
@@ -20,7 +21,6 @@ import (
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/nn"
-	"github.com/gorl/gorl/optim"
 )
 
 // Progress is what the holder reports after each update.
@@ -55,6 +55,15 @@ type Setup struct {
 	// ChunkSize is the largest weight or gradient message; default 1 MiB
 	// less 1 KiB.
 	ChunkSize int
+	// Remote starts no workers in this process: they run RunWorker in
+	// other processes, report their counts over the transport, and are
+	// told the holder's (cluster.Report, cluster.Status).
+	Remote bool
+	// Restore, if set, is called once with the new shared model before its
+	// first weights are published: it loads a saved state into it (the
+	// A2C's, whose optimizer is the shared one) and returns the counts to
+	// continue from.
+	Restore func(a *a2c.A2C) (Progress, error)
 }
 
 // Subject names under Setup.Group.
@@ -93,6 +102,11 @@ func Run(ctx context.Context, cfg Config, s Setup) (*a2c.A2C, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.Restore != nil {
+		if err := h.restore(s.Restore); err != nil {
+			return nil, err
+		}
+	}
 	params, err := cluster.ServeParams(s.Transport, s.Group, weightsName, s.ChunkSize)
 	if err != nil {
 		return nil, err
@@ -102,8 +116,15 @@ func Run(ctx context.Context, cfg Config, s Setup) (*a2c.A2C, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := params.Publish(1, w); err != nil {
+	if err := params.Publish(h.version, w); err != nil {
 		return nil, err
+	}
+	if s.Remote {
+		stop, err := cluster.SubscribeReports(s.Transport, s.Group, h.stats.add)
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
 	}
 	grads, err := cluster.ServeGrads(s.Transport, s.Group, gradsName, params, cluster.GradConfig{MaxStale: cfg.MaxStale}, h.apply)
 	if err != nil {
@@ -118,7 +139,11 @@ func Run(ctx context.Context, cfg Config, s Setup) (*a2c.A2C, error) {
 		stopWorkers()
 		wg.Wait()
 	}()
-	for i := range cfg.Workers {
+	local := cfg.Workers
+	if s.Remote {
+		local = 0
+	}
+	for i := range local {
 		wk, err := newWorker(cfg, s, i, obsSpace, actSpace, rng.Uint64())
 		if err != nil {
 			return h.a, err
@@ -154,14 +179,22 @@ type stats struct {
 	last            atomic.Uint64 // math.Float64bits of the newest return
 }
 
-// holder is the shared model: an A2C whose networks a shared Adam trains
-// with the workers' gradients.
+// add counts a report of a worker in another process.
+func (s *stats) add(r cluster.Report) {
+	s.steps.Add(r.Steps)
+	if r.Episodes > 0 {
+		s.episodes.Add(r.Episodes)
+		s.last.Store(math.Float64bits(r.LastReturn))
+	}
+}
+
+// holder is the shared model: an A2C whose optimizer, shared by the
+// workers, trains its networks with their gradients.
 type holder struct {
 	cfg   Config
 	after func(*a2c.A2C, Progress) (bool, error)
 	a     *a2c.A2C
 	ps    nn.Params // the trainable parameters, in the gradients' order
-	adam  *optim.Adam
 	stats stats
 
 	mu      sync.Mutex
@@ -179,12 +212,22 @@ func newHolder(cfg Config, s Setup, obs, act env.Space, rng *rand.Rand) (*holder
 	if err != nil {
 		return nil, err
 	}
-	ps := a.Net.Params().Trainable()
-	adam, err := optim.NewAdam(ps, cfg.A2C.Optim)
+	return &holder{cfg: cfg, after: s.After, a: a, ps: a.Net.Params().Trainable(), version: 1, done: make(chan struct{})}, nil
+}
+
+// restore loads a saved state into the shared model with load and goes on
+// from its counts: the versions it publishes go on from the updates.
+func (h *holder) restore(load func(*a2c.A2C) (Progress, error)) error {
+	p, err := load(h.a)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		return err
 	}
-	return &holder{cfg: cfg, after: s.After, a: a, ps: ps, adam: adam, version: 1, done: make(chan struct{})}, nil
+	h.prog = p
+	h.version = uint64(p.Updates) + 1
+	h.stats.steps.Store(p.EnvSteps)
+	h.stats.episodes.Store(p.Episodes)
+	h.stats.last.Store(math.Float64bits(p.LastReturn))
+	return nil
 }
 
 // weights returns the shared networks' parameters, serialized, in memory
@@ -215,10 +258,7 @@ func (h *holder) apply(base uint64, blob []byte) ([]byte, error) {
 		p.Tensor.SetGrad(h.grad[off : off+n])
 		off += n
 	}
-	if h.cfg.A2C.MaxGradNorm > 0 {
-		optim.ClipGradNorm(h.ps, h.cfg.A2C.MaxGradNorm)
-	}
-	h.adam.Step()
+	h.a.Opt.Apply()
 	h.a.Counters.Updates++
 	h.version++
 	h.prog.Updates++
@@ -291,6 +331,9 @@ type worker struct {
 	push    *cluster.GradPusher
 	version uint64
 	grad    []byte
+	// remote sends the holder in another process the worker's counts
+	// after each gradient (cluster.Report).
+	remote bool
 }
 
 func newWorker(cfg Config, s Setup, i int, obs, act env.Space, seed uint64) (*worker, error) {
@@ -333,9 +376,9 @@ func (g gradientsOnly) UpdateRepeat(b *batch.Batch, _, _ int) (map[string]float6
 	return g.Gradients(b)
 }
 
-// fetch loads the newest weights newer than the worker's.
-func (w *worker) fetch(ctx context.Context) error {
-	v, blob, err := cluster.FetchParams(ctx, w.s.Transport, w.s.Group, weightsName, w.version)
+// fetch loads the newest weights of a version above after.
+func (w *worker) fetch(ctx context.Context, after uint64) error {
+	v, blob, err := cluster.FetchParams(ctx, w.s.Transport, w.s.Group, weightsName, after)
 	if err != nil {
 		return err
 	}
@@ -352,7 +395,7 @@ func (w *worker) run(ctx context.Context, st *stats) error {
 	if err := w.coll.Reset(ctx, []env.Seed{env.SeedOf(w.s.Seed + uint64(w.i)*1_000_003)}); err != nil {
 		return err
 	}
-	if err := w.fetch(ctx); err != nil {
+	if err := w.fetch(ctx, 0); err != nil {
 		return err
 	}
 	for ctx.Err() == nil {
@@ -366,16 +409,98 @@ func (w *worker) run(ctx context.Context, st *stats) error {
 			st.episodes.Add(1)
 			st.last.Store(math.Float64bits(r))
 		}
+		if w.remote {
+			r := cluster.Report{Actor: w.i, Steps: int64(cs.Steps), Episodes: int64(len(cs.Returns))}
+			if n := len(cs.Returns); n > 0 {
+				r.LastReturn = cs.Returns[n-1]
+			}
+			cluster.PublishReport(w.s.Transport, w.s.Group, r)
+		}
 		if _, err := w.learner.StepAll(gradientsOnly{w.a}, w.buf, 0, 1); err != nil {
 			return err
 		}
 		w.grad = encodeGrad(w.grad[:0], w.ps)
-		if _, err := w.push.Push(ctx, w.version, w.grad); err != nil && !errors.Is(err, cluster.ErrGradStale) {
+		v, err := w.push.Push(ctx, w.version, w.grad)
+		if err != nil && !errors.Is(err, cluster.ErrGradStale) {
 			return err
 		}
-		if err := w.fetch(ctx); err != nil {
+		// The version the holder published after the push, or its current
+		// one: lower than the worker's when the holder restarted from a
+		// checkpoint.
+		if err := w.fetch(ctx, v-1); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// RunWorker runs worker i of cfg.Workers in this process for a holder
+// that runs elsewhere with s.Remote set, until ctx ends or the holder says
+// the run is over (cluster.Status.Done). s.After and s.Restore are not
+// used. The worker waits for the holder's first weights.
+func RunWorker(ctx context.Context, cfg Config, s Setup, i int) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if s.Transport == nil || s.MakeEnv == nil {
+		return fmt.Errorf("%w: Setup needs Transport and MakeEnv", ErrConfig)
+	}
+	if i < 0 || i >= cfg.Workers {
+		return fmt.Errorf("%w: worker %d of %d", ErrConfig, i, cfg.Workers)
+	}
+	if s.Group == "" {
+		s.Group = "a3c"
+	}
+	if s.ChunkSize <= 0 {
+		s.ChunkSize = 1<<20 - 1024
+	}
+	probe, err := s.MakeEnv(i)
+	if err != nil {
+		return fmt.Errorf("a3c: env of worker %d: %w", i, err)
+	}
+	obsSpace, actSpace := probe.ObservationSpace(), probe.ActionSpace()
+	probe.Close()
+	w, err := newWorker(cfg, s, i, obsSpace, actSpace, rand.New(rand.NewPCG(s.Seed, 0x613363+uint64(i))).Uint64())
+	if err != nil {
+		return err
+	}
+	w.remote = true
+	status, err := cluster.FollowStatus(s.Transport, s.Group)
+	if err != nil {
+		w.vec.Close()
+		return err
+	}
+	defer status.Close()
+	over := func() bool { st := status.Latest(); return st != nil && st.Done }
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for !over() {
+			select {
+			case <-wctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+		stop()
+	}()
+	var st stats
+	err = w.run(wctx, &st)
+	if ctx.Err() != nil || over() {
+		return nil
+	}
+	if err != nil {
+		// A push refused because the run stopped comes before the
+		// holder's last status.
+		deadline := time.Now().Add(2 * time.Second)
+		for time.Now().Before(deadline) && ctx.Err() == nil {
+			if over() {
+				return nil
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return err
 }

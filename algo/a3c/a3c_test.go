@@ -1,6 +1,7 @@
 package a3c
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -200,5 +201,83 @@ func TestRun(t *testing.T) {
 	})
 	if !errors.Is(err, stop) {
 		t.Fatalf("After's error: %v", err)
+	}
+}
+
+// TestRemoteWorkersAndRestore runs the holder with Remote set and its 2
+// workers through RunWorker, as separate processes would, after
+// restoring a state saved at 100 updates, 2,000 env steps and 50
+// episodes: the updates go on from 101, the counts grow by the workers'
+// reports, and the workers stop by themselves once the holder's status
+// says the run is over.
+func TestRemoteWorkersAndRestore(t *testing.T) {
+	node, err := cluster.Start(cluster.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	cfg := DefaultConfig()
+	cfg.Workers = 2
+	cfg.NSteps = 10
+	cfg.A2C.Net.Hidden = []int{16}
+	s := Setup{
+		Transport: node.Transport(),
+		MakeEnv:   func(int) (env.Env, error) { return env.Make("CartPole-v1") },
+		Seed:      4,
+	}
+	obs, act := probeSpaces(t)
+	saved, err := a2c.New(cfg.A2C, obs, act, rand.New(rand.NewPCG(9, 9)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state bytes.Buffer
+	if err := saved.Save(&state); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	done := make(chan error, cfg.Workers)
+	ws := s // the workers' Setup, before the holder's is completed
+	for i := range cfg.Workers {
+		go func() { done <- RunWorker(ctx, cfg, ws, i) }()
+	}
+	const restored = 100
+	var first, last Progress
+	s.Remote = true
+	s.Restore = func(a *a2c.A2C) (Progress, error) {
+		return Progress{Updates: restored, EnvSteps: 2000, Episodes: 50, LastReturn: 20}, a.Load(bytes.NewReader(state.Bytes()))
+	}
+	s.After = func(a *a2c.A2C, p Progress) (bool, error) {
+		if first.Updates == 0 {
+			first = p
+		}
+		last = p
+		return p.Updates >= restored+40, nil
+	}
+	if _, err := Run(ctx, cfg, s); err != nil {
+		t.Fatal(err)
+	}
+	cluster.PublishStatus(s.Transport, "a3c", cluster.Status{Updates: last.Updates, Done: true})
+	for range cfg.Workers {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("worker: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a worker did not stop after the holder's last status")
+		}
+	}
+	if first.Updates != restored+1 || last.Updates != restored+40 {
+		t.Errorf("updates from %d to %d, want %d to %d", first.Updates, last.Updates, restored+1, restored+40)
+	}
+	// Each update needs a rollout of 10 steps, reported before its push;
+	// a report may be handled after the update it preceded, so only one
+	// rollout's report is required by the last update.
+	if last.EnvSteps < 2000+int64(cfg.NSteps) || last.Episodes <= 50 {
+		t.Errorf("%d env steps and %d episodes, want the workers' reports added to 2000 and 50", last.EnvSteps, last.Episodes)
+	}
+	if err := RunWorker(ctx, cfg, s, 2); !errors.Is(err, ErrConfig) {
+		t.Errorf("RunWorker of worker 2 of 2: %v, want ErrConfig", err)
 	}
 }

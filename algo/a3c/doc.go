@@ -19,6 +19,13 @@
 // weights as the next version of a cluster.ParamServer; the worker fetches
 // that version and goes on.
 //
+// With Setup.Remote, Run starts no workers: each runs RunWorker in a
+// process of its own, reports its env steps and episodes to the holder
+// (cluster.Report) and stops when the holder's status says the run is
+// over (cluster.Status). Setup.Restore loads a saved shared model before
+// its first weights are published, and its versions go on from the
+// restored updates.
+//
 // # Invariants
 //
 //   - Each pushed gradient is applied once, even when a reply is lost and
@@ -35,6 +42,12 @@
 //   - Gradients travel as float32 values in the order of the networks'
 //     trainable parameters; workers and holder build the same networks
 //     from the same Config, so no names are sent.
+//   - The shared optimizer is the holder's A2C's own (actorcritic.Optimizer,
+//     stepped with Apply on the pushed gradients), so that the A2C's Save
+//     and Load carry its moments and a restored run goes on with them.
+//   - After a push, a worker fetches the version the holder answered with,
+//     not one above its own: a holder restarted from a checkpoint numbers
+//     its versions from the restored updates, below the worker's.
 //   - The run is not reproducible bit for bit: the order in which the
 //     workers' gradients arrive depends on the scheduler. A seed fixes
 //     every network's initialization and every random stream.

@@ -46,6 +46,16 @@ func (o *Optimizer) Step(tp *tensor.Tape, loss *tensor.Tensor) {
 	o.adam.Step()
 }
 
+// Apply makes one step with the gradients already held by the parameters
+// (set by another process, as A3C's shared model does): their global norm
+// clipped to MaxGradNorm (when positive), then Adam.
+func (o *Optimizer) Apply() {
+	if o.cfg.MaxGradNorm > 0 {
+		optim.ClipGradNorm(o.ps, o.cfg.MaxGradNorm)
+	}
+	o.adam.Step()
+}
+
 // Schedule sets the learning rate for envSteps env steps of training: Optim.LR
 // decayed linearly to 0 over LRDecaySteps, or Optim.LR without decay.
 func (o *Optimizer) Schedule(envSteps int64) {

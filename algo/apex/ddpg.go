@@ -116,6 +116,10 @@ type DDPGSetup struct {
 	// the run by returning true or an error. Required.
 	After     func(d *ddpg.DDPG, p Progress) (stop bool, err error)
 	ChunkSize int
+	// Remote and Restore are Setup's: actors in other processes
+	// (RunDDPGActor), and a saved state loaded into the new learner.
+	Remote  bool
+	Restore func(d *ddpg.DDPG) (Progress, error)
 }
 
 // RunDDPG trains Ape-X DDPG until s.After stops it or ctx ends, and returns
@@ -128,10 +132,42 @@ func RunDDPG(ctx context.Context, cfg DDPGConfig, s DDPGSetup) (*ddpg.DDPG, erro
 	if s.Transport == nil || s.MakeEnv == nil || s.After == nil {
 		return nil, fmt.Errorf("%w: DDPGSetup needs Transport, MakeEnv and After", ErrConfig)
 	}
+	c := ddpgCore(cfg, s)
+	c.after = func(a agent, p Progress) (bool, error) { return s.After(a.(*ddpgAgent).DDPG, p) }
+	if s.Restore != nil {
+		c.restore = func(a agent) (Progress, error) { return s.Restore(a.(*ddpgAgent).DDPG) }
+	}
+	l, err := c.run(ctx)
+	if l == nil {
+		return nil, err
+	}
+	return l.(*ddpgAgent).DDPG, err
+}
+
+// RunDDPGActor runs actor i of cfg.Actors (its σ is ActorSigma's) in this
+// process for a learner that runs elsewhere with s.Remote set, as
+// RunActor does for Ape-X DQN.
+func RunDDPGActor(ctx context.Context, cfg DDPGConfig, s DDPGSetup, i int) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if s.Transport == nil || s.MakeEnv == nil {
+		return fmt.Errorf("%w: DDPGSetup needs Transport and MakeEnv", ErrConfig)
+	}
+	if i < 0 || i >= cfg.Actors {
+		return fmt.Errorf("%w: actor %d of %d", ErrConfig, i, cfg.Actors)
+	}
+	c := ddpgCore(cfg, s)
+	return c.runActor(ctx, i)
+}
+
+// ddpgCore returns the Ape-X loop of Ape-X DDPG, without its after and
+// restore.
+func ddpgCore(cfg DDPGConfig, s DDPGSetup) core[float32] {
 	if s.Group == "" {
 		s.Group = "apex-ddpg"
 	}
-	c := core[float32]{st: cfg.settings(), s: common{Transport: s.Transport, Group: s.Group, MakeEnv: s.MakeEnv, Seed: s.Seed, ChunkSize: s.ChunkSize}}
+	c := core[float32]{st: cfg.settings(), s: common{Transport: s.Transport, Group: s.Group, MakeEnv: s.MakeEnv, Seed: s.Seed, ChunkSize: s.ChunkSize, Remote: s.Remote}}
 	c.newLearner = func(obs, act env.Space, rng *rand.Rand) (agent, error) {
 		d, err := ddpg.New(cfg.DDPG, obs, act, rng)
 		if err != nil {
@@ -152,12 +188,7 @@ func RunDDPG(ctx context.Context, cfg DDPGConfig, s DDPGSetup) (*ddpg.DDPG, erro
 		}
 		return &ddpgAgent{DDPG: d}, read, nil
 	}
-	c.after = func(a agent, p Progress) (bool, error) { return s.After(a.(*ddpgAgent).DDPG, p) }
-	l, err := c.run(ctx)
-	if l == nil {
-		return nil, err
-	}
-	return l.(*ddpgAgent).DDPG, err
+	return c
 }
 
 // ddpgAgent is a DDPG as the Ape-X loop sees it: its critic step weighs

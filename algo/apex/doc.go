@@ -24,6 +24,11 @@
 // and the learner is a ddpg.DDPG whose critic step weighs the squared TD
 // errors by the buffer's importance weights.
 //
+// With Setup.Remote (DDPGSetup.Remote) the learner starts no actors: they
+// run RunActor (RunDDPGActor) in other processes on the same transport.
+// Setup.Restore (DDPGSetup.Restore) loads a saved learner before its first
+// weights are published.
+//
 // # Invariants
 //
 //   - No actor waits on the learner and the learner waits on no actor

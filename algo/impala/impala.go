@@ -506,6 +506,7 @@ type actor struct {
 	unrolls int64 // sent so far
 	tp      tensor.Tape
 	take    batch.Batch
+	idx     []int // the local buffer's indices, 0 to Unroll−1
 
 	// Scratch of row: the network's input (the taken observations) and
 	// the row sent, over the slices below and the arrays rowCols
@@ -704,13 +705,21 @@ func (a *actor) held(cs *counters) bool {
 // behaviour policy's log-probabilities of its actions. The row is the
 // actor's scratch, rewritten by the next call: the shard copies what it
 // adds (it has no journal whose acknowledgements would hand the row back).
+//
+// The local buffer holds Unroll transitions, reset before each unroll, so
+// its chronological indices are 0 to Unroll−1: the actor keeps them
+// instead of asking the buffer for a new list each time.
 func (a *actor) row() (*batch.Batch, error) {
-	idx := a.local.SampleIndices(0, nil)
-	t := len(idx)
-	if t != a.cfg.Unroll {
+	if t := a.local.Len(); t != a.cfg.Unroll {
 		return nil, fmt.Errorf("impala: collected %d steps for an unroll of %d", t, a.cfg.Unroll)
 	}
-	if err := a.local.TakeTo(&a.take, idx); err != nil {
+	if len(a.idx) != a.cfg.Unroll {
+		a.idx = make([]int, a.cfg.Unroll)
+		for i := range a.idx {
+			a.idx[i] = i
+		}
+	}
+	if err := a.local.TakeTo(&a.take, a.idx); err != nil {
 		return nil, err
 	}
 	var cols [3]*nd.Array
@@ -744,10 +753,10 @@ func (a *actor) row() (*batch.Batch, error) {
 	copy(a.logp, d.LogProb(a.actT).Data())
 	rew, term, done := a.local.Rew(), a.local.Terminated(), a.local.Done()
 	sum := 0.0
-	for k, g := range idx {
+	for k, g := range a.idx {
 		a.rews[k] = rew[g]
 		a.terms[k] = term[g]
-		a.conts[k] = !done[g] && k < t-1
+		a.conts[k] = !done[g] && k < len(a.idx)-1
 		sum += rew[g]
 	}
 	a.sum[0] = sum

@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
+	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -79,6 +83,105 @@ func jetStreamCluster(t testing.TB, n int) ([]*server.Server, []string) {
 	return srvs, urls
 }
 
+// Environment of a server process started by jetStreamProcesses.
+const (
+	nodeEnv    = "GORL_TEST_JETSTREAM_NODE" // the server's index
+	portsEnv   = "GORL_TEST_JETSTREAM_PORTS"
+	storeEnv   = "GORL_TEST_JETSTREAM_STORE"
+	nodeMaxRun = 3 * time.Minute // a server process stops by itself after this
+)
+
+// jetStreamProcesses starts n JetStream servers as child processes (this
+// test binary running TestJetStreamNodeProcess), clustered over loopback
+// routes, and returns them with their client URLs. The processes are
+// killed when the test ends, and stop by themselves after nodeMaxRun.
+func jetStreamProcesses(t testing.TB, n int) ([]*exec.Cmd, []string) {
+	t.Helper()
+	ports := freePorts(t, 2*n) // client ports, then route ports
+	var ps []string
+	for _, p := range ports {
+		ps = append(ps, strconv.Itoa(p))
+	}
+	var cmds []*exec.Cmd
+	var urls []string
+	for i := range n {
+		c := exec.Command(os.Args[0], "-test.run=^TestJetStreamNodeProcess$", "-test.count=1")
+		c.Env = append(os.Environ(), nodeEnv+"="+strconv.Itoa(i), portsEnv+"="+strings.Join(ps, ","), storeEnv+"="+t.TempDir())
+		c.Stdout, c.Stderr = os.Stderr, os.Stderr
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			c.Process.Kill()
+			c.Wait()
+		})
+		cmds = append(cmds, c)
+		urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", ports[i]))
+	}
+	for i, u := range urls {
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			conn, err := net.Dial("tcp", strings.TrimPrefix(u, "nats://"))
+			if err == nil {
+				conn.Close()
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("server process %d not listening on %s: %v", i, u, err)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	return cmds, urls
+}
+
+// TestJetStreamNodeProcess is a server of jetStreamProcesses when the
+// environment names one, and is skipped otherwise: it serves until it is
+// killed or nodeMaxRun has passed.
+func TestJetStreamNodeProcess(t *testing.T) {
+	idx := os.Getenv(nodeEnv)
+	if idx == "" {
+		t.Skip("a server process of TestJournalSurvivesNodeKill")
+	}
+	i, err := strconv.Atoi(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ports []int
+	for _, p := range strings.Split(os.Getenv(portsEnv), ",") {
+		v, err := strconv.Atoi(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ports = append(ports, v)
+	}
+	n := len(ports) / 2
+	var routes []*url.URL
+	for _, p := range ports[n:] {
+		routes = append(routes, &url.URL{Scheme: "nats", Host: fmt.Sprintf("127.0.0.1:%d", p)})
+	}
+	s, err := server.NewServer(&server.Options{
+		ServerName: fmt.Sprintf("n%d", i),
+		Host:       "127.0.0.1",
+		Port:       ports[i],
+		NoLog:      true,
+		NoSigs:     true,
+		JetStream:  true,
+		StoreDir:   os.Getenv(storeEnv),
+		Cluster:    server.ClusterOpts{Name: "gorl-test", Host: "127.0.0.1", Port: ports[n+i]},
+		Routes:     routes,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	defer s.Shutdown()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("not ready")
+	}
+	time.Sleep(nodeMaxRun)
+}
+
 // openStream retries OpenStream until the cluster has elected its
 // JetStream leader.
 func openStream(t testing.TB, n *cluster.Node, c cluster.StreamConfig, within time.Duration) *cluster.Stream {
@@ -124,6 +227,44 @@ func TestJournalSurvivesNodeLoss(t *testing.T) {
 		t.Skip("starts a 3-server cluster")
 	}
 	srvs, urls := jetStreamCluster(t, 3)
+	journalSurvivesNodeLoss(t, urls, "shut down", func(leader string) bool {
+		for _, s := range srvs {
+			if s.Name() == leader {
+				s.Shutdown()
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// TestJournalSurvivesNodeKill is TestJournalSurvivesNodeLoss with each
+// server a child process (this test binary run again as
+// TestJetStreamNodeProcess) and the stream's leader killed with SIGKILL:
+// no shutdown, no chance to flush or hand over leadership.
+func TestJournalSurvivesNodeKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a 3-process cluster")
+	}
+	procs, urls := jetStreamProcesses(t, 3)
+	journalSurvivesNodeLoss(t, urls, "killed (SIGKILL)", func(leader string) bool {
+		for i, p := range procs {
+			if fmt.Sprintf("n%d", i) == leader {
+				if err := p.Process.Kill(); err != nil {
+					t.Fatal(err)
+				}
+				p.Wait()
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// journalSurvivesNodeLoss runs the scenario of TestJournalSurvivesNodeLoss
+// on the cluster at urls; stop stops the server of the given name (the
+// stream's leader), how says how, for the log.
+func journalSurvivesNodeLoss(t *testing.T, urls []string, how string, stop func(leader string) bool) {
 	actorNode, err := cluster.Start(cluster.Options{URLs: urls, Name: "actor"})
 	if err != nil {
 		t.Fatal(err)
@@ -225,23 +366,16 @@ func TestJournalSurvivesNodeLoss(t *testing.T) {
 	if err != nil || info.Cluster == nil {
 		t.Fatalf("stream info: %v", err)
 	}
-	killed := -1
-	for i, s := range srvs {
-		if s.Name() == info.Cluster.Leader {
-			killed = i
-		}
-	}
-	if killed < 0 {
-		t.Fatalf("stream leader %q is none of the servers", info.Cluster.Leader)
-	}
 	atKill := nAcked()
 	obsAtKill := float64(next.Load())
-	srvs[killed].Shutdown()
+	if !stop(info.Cluster.Leader) {
+		t.Fatalf("stream leader %q is none of the servers", info.Cluster.Leader)
+	}
 	killedAt := time.Now()
-	t.Logf("shut down %s, the stream's leader, after %d acknowledged transitions", info.Cluster.Leader, atKill)
+	t.Logf("%s %s, the stream's leader, after %d acknowledged transitions", how, info.Cluster.Leader, atKill)
 
 	wait("300 more acknowledged transitions after the election", 60*time.Second, func() bool { return nAcked() >= atKill+300 })
-	t.Logf("acknowledgements resumed within %v of the shutdown", time.Since(killedAt).Round(time.Millisecond))
+	t.Logf("acknowledgements resumed within %v of the loss", time.Since(killedAt).Round(time.Millisecond))
 	rng := testrand.New(t, 5)
 	wait("a sample holding a transition added after the shutdown", 30*time.Second, func() bool {
 		c, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -271,10 +405,22 @@ func TestJournalSurvivesNodeLoss(t *testing.T) {
 	if err := actor.Close(); err != nil {
 		t.Fatal(err)
 	}
-	restarted := replay(t, 1_000_000)
-	again, err := distributed.New(actorNode.Transport(), distributed.Config{Group: group, Member: "actor", Heartbeat: beat, Journal: stream}, restarted)
-	if err != nil {
-		t.Fatal(err)
+	// Opening the journal's reader can time out while the cluster that
+	// lost a server settles: the restart is tried again, as a restarted
+	// process would be, for up to 60 s.
+	var restarted *buffer.Replay
+	var again *distributed.Buffer
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		restarted = replay(t, 1_000_000)
+		again, err = distributed.New(actorNode.Transport(), distributed.Config{Group: group, Member: "actor", Heartbeat: beat, Journal: stream}, restarted)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		t.Logf("restarting the member: %v; again", err)
+		time.Sleep(500 * time.Millisecond)
 	}
 	wait("the restarted member's shard", 30*time.Second, func() bool { return again.Len() >= want })
 	if err := again.Close(); err != nil {

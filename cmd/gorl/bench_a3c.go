@@ -23,7 +23,7 @@ func init() {
 			cfg := a3c.DefaultConfig()
 			fmt.Fprintf(w, "A3C on CartPole-v1: %d workers of %d steps per gradient, net %v, γ %v, Adam lr %v shared, stop at a mean test return ≥ 195 over %d episodes, tested every %d updates, at most %d updates.\n\n",
 				cfg.Workers, cfg.NSteps, cfg.A2C.Net.Hidden, cfg.A2C.Gamma, cfg.A2C.Optim.LR, apexTestEpisodes, apexTestEvery, apexMaxUpdates)
-			return distributedRuns("a3c", func(seed uint64) (apexResult, error) { return a3cRun(ctx, cfg, seed) }, o, w)
+			return distributedRuns("a3c", "CartPole-v1", func(seed uint64) (apexResult, error) { return a3cRun(ctx, cfg, seed) }, o, w)
 		},
 	})
 }
@@ -34,7 +34,7 @@ func a3cRun(ctx context.Context, cfg a3c.Config, seed uint64) (apexResult, error
 		return apexResult{}, err
 	}
 	defer node.Close()
-	t, err := newTester()
+	t, err := newDistTester("CartPole-v1", apexTestEpisodes, seed)
 	if err != nil {
 		return apexResult{}, err
 	}

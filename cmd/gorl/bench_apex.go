@@ -10,9 +10,7 @@ import (
 	"github.com/gorl/gorl/algo/apex"
 	"github.com/gorl/gorl/algo/dqn"
 	"github.com/gorl/gorl/cluster"
-	"github.com/gorl/gorl/collector"
 	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/internal/cputime"
 	"github.com/gorl/gorl/policy"
 )
@@ -48,12 +46,12 @@ type apexResult struct {
 func apexRuns(ctx context.Context, cfg apex.Config, o BenchOptions, w io.Writer) error {
 	fmt.Fprintf(w, "Ape-X DQN on CartPole-v1: %d actors (ε %v, α %v) held to %v env steps per update, learner %v, stop at a mean test return ≥ 195 over %d episodes, tested every %d updates, at most %d updates.\n\n",
 		cfg.Actors, cfg.Eps, cfg.EpsAlpha, cfg.StepsPerUpdate, cfg.DQN.Hidden, apexTestEpisodes, apexTestEvery, apexMaxUpdates)
-	return distributedRuns("apex-dqn", func(seed uint64) (apexResult, error) { return apexRun(ctx, cfg, seed) }, o, w)
+	return distributedRuns("apex-dqn", "CartPole-v1", func(seed uint64) (apexResult, error) { return apexRun(ctx, cfg, seed) }, o, w)
 }
 
 // distributedRuns runs a distributed algorithm on o.Seeds seeds and writes
 // the table of solved seeds, env steps and times.
-func distributedRuns(name string, run func(seed uint64) (apexResult, error), o BenchOptions, w io.Writer) error {
+func distributedRuns(name, envID string, run func(seed uint64) (apexResult, error), o BenchOptions, w io.Writer) error {
 	tb := newTable(w, "seed", "solved", "best test return", "env steps", "updates", "wall s", "cpu s")
 	var walls, steps, cpus []float64
 	solved := 0
@@ -75,7 +73,7 @@ func distributedRuns(name string, run func(seed uint64) (apexResult, error), o B
 		}
 		walls, steps = append(walls, r.duration.Seconds()), append(steps, float64(r.steps))
 		tb.Row(fmt.Sprint(seed), fmt.Sprint(r.solved), fmt.Sprintf("%.1f", r.best), fmt.Sprint(r.steps), fmt.Sprint(r.updates), fmt.Sprintf("%.2f", r.duration.Seconds()), cpu)
-		fmt.Fprintf(o.Log, "%s CartPole-v1 seed %d: solved %v in %v\n", name, seed, r.solved, r.duration.Round(time.Millisecond))
+		fmt.Fprintf(o.Log, "%s %s seed %d: solved %v in %v\n", name, envID, seed, r.solved, r.duration.Round(time.Millisecond))
 	}
 	tb.Flush()
 	if len(cpus) > 0 {
@@ -85,59 +83,19 @@ func distributedRuns(name string, run func(seed uint64) (apexResult, error), o B
 	fmt.Fprintf(w, "\nmedian: %.2f s, %.0f env steps; solved on %d of %d seeds (need %d): %s\n",
 		median(walls), median(steps), solved, o.Seeds, need, verdict(solved >= need))
 	if solved < need {
-		return fmt.Errorf("%w: %s on CartPole-v1 solved on %d of %d seeds, need %d", errNotLearned, name, solved, o.Seeds, need)
+		return fmt.Errorf("%w: %s on %s solved on %d of %d seeds, need %d", errNotLearned, name, envID, solved, o.Seeds, need)
 	}
 	return nil
 }
 
-// tester runs test episodes of CartPole-v1 with a policy, as the
-// distributed runs' learners test theirs.
-type tester struct {
-	vec  vector.Env
-	coll *collector.Collector
-}
-
-func newTester() (*tester, error) {
-	envs := make([]env.Env, apexTestEpisodes)
-	for i := range envs {
-		var err error
-		if envs[i], err = env.Make("CartPole-v1"); err != nil {
-			return nil, err
-		}
-	}
-	vec, err := vector.New(envs, vector.Config{})
-	if err != nil {
-		return nil, err
-	}
-	return &tester{vec: vec}, nil
-}
-
-// mean returns the mean return of apexTestEpisodes episodes of pol with
-// its test exploration (the training-step flag off).
-func (t *tester) mean(ctx context.Context, pol policy.Policy) (float64, error) {
-	if t.coll == nil {
-		var err error
-		if t.coll, err = collector.New(collector.Config{Env: t.vec, Policy: pol, Explore: true}); err != nil {
-			return 0, err
-		}
-	}
-	was := pol.TrainingStep()
-	pol.SetTrainingStep(false)
-	cs, err := t.coll.Collect(ctx, collector.Request{NEpisode: apexTestEpisodes, ResetBeforeCollect: true})
-	pol.SetTrainingStep(was)
-	return cs.Return.Mean, err
-}
-
-func (t *tester) close() { t.vec.Close() }
-
 // test records a test of pol in r every apexTestEvery updates and says
 // whether the run is over.
-func (r *apexResult) test(ctx context.Context, t *tester, pol policy.Policy, updates, steps int64) (bool, error) {
+func (r *apexResult) test(ctx context.Context, t *distTester, pol policy.Policy, updates, steps int64) (bool, error) {
 	r.steps, r.updates = steps, updates
 	if updates%apexTestEvery != 0 {
 		return updates >= apexMaxUpdates, nil
 	}
-	m, err := t.mean(ctx, pol)
+	m, _, err := t.run(ctx, pol)
 	if err != nil {
 		return true, err
 	}
@@ -152,7 +110,7 @@ func apexRun(ctx context.Context, cfg apex.Config, seed uint64) (apexResult, err
 		return apexResult{}, err
 	}
 	defer node.Close()
-	t, err := newTester()
+	t, err := newDistTester("CartPole-v1", apexTestEpisodes, seed)
 	if err != nil {
 		return apexResult{}, err
 	}

@@ -11,8 +11,6 @@ import (
 	"github.com/gorl/gorl/algo/ddpg"
 	"github.com/gorl/gorl/cluster"
 	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/env/vector"
-	"github.com/gorl/gorl/internal/cputime"
 )
 
 // Ape-X DDPG on Pendulum in one process: 4 actors as goroutines and the
@@ -40,36 +38,7 @@ func apexDDPGRuns(ctx context.Context, cfg apex.DDPGConfig, o BenchOptions, w io
 	fmt.Fprintf(w, "Ape-X DDPG on Pendulum-v1: %d actors (σ %v spread by %v) held to %v env steps per update, actor %v, critic %v, batch %d, stop at a mean test return ≥ %d over %d episodes, tested every %d updates, at most %d updates.\n\n",
 		cfg.Actors, cfg.DDPG.Noise.Sigma, cfg.NoiseSpread, cfg.StepsPerUpdate, cfg.DDPG.ActorHidden, cfg.DDPG.Critic.Hidden, cfg.BatchSize,
 		apexDDPGThreshold, apexTestEpisodes, apexDDPGTestEvery, apexDDPGMaxUpdates)
-	tb := newTable(w, "seed", "solved", "best test return", "env steps", "updates", "wall s", "cpu s")
-	var walls, steps []float64
-	solved := 0
-	for i := range o.Seeds {
-		seed := o.FirstSeed + uint64(i)
-		cpu0, _ := cputime.Process()
-		r, err := apexDDPGRun(ctx, cfg, seed)
-		cpu1, measured := cputime.Process()
-		if err != nil {
-			return err
-		}
-		cpu := "-"
-		if measured {
-			cpu = fmt.Sprintf("%.2f", (cpu1 - cpu0).Seconds())
-		}
-		if r.solved {
-			solved++
-		}
-		walls, steps = append(walls, r.duration.Seconds()), append(steps, float64(r.steps))
-		tb.Row(fmt.Sprint(seed), fmt.Sprint(r.solved), fmt.Sprintf("%.1f", r.best), fmt.Sprint(r.steps), fmt.Sprint(r.updates), fmt.Sprintf("%.2f", r.duration.Seconds()), cpu)
-		fmt.Fprintf(o.Log, "apex-ddpg Pendulum-v1 seed %d: solved %v in %v\n", seed, r.solved, r.duration.Round(time.Millisecond))
-	}
-	tb.Flush()
-	need := (4*o.Seeds + 4) / 5
-	fmt.Fprintf(w, "\nmedian: %.2f s, %.0f env steps; solved on %d of %d seeds (need %d): %s\n",
-		median(walls), median(steps), solved, o.Seeds, need, verdict(solved >= need))
-	if solved < need {
-		return fmt.Errorf("%w: apex-ddpg on Pendulum-v1 solved on %d of %d seeds, need %d", errNotLearned, solved, o.Seeds, need)
-	}
-	return nil
+	return distributedRuns("apex-ddpg", "Pendulum-v1", func(seed uint64) (apexResult, error) { return apexDDPGRun(ctx, cfg, seed) }, o, w)
 }
 
 func apexDDPGRun(ctx context.Context, cfg apex.DDPGConfig, seed uint64) (apexResult, error) {
@@ -78,17 +47,10 @@ func apexDDPGRun(ctx context.Context, cfg apex.DDPGConfig, seed uint64) (apexRes
 		return apexResult{}, err
 	}
 	defer node.Close()
-	envs := make([]env.Env, apexTestEpisodes)
-	for i := range envs {
-		if envs[i], err = env.Make("Pendulum-v1"); err != nil {
-			return apexResult{}, err
-		}
-	}
-	vec, err := vector.New(envs, vector.Config{})
+	t, err := newDistTester("Pendulum-v1", apexTestEpisodes, seed)
 	if err != nil {
 		return apexResult{}, err
 	}
-	t := &tester{vec: vec}
 	defer t.close()
 	r := apexResult{best: math.Inf(-1)}
 	start := time.Now()
@@ -101,7 +63,7 @@ func apexDDPGRun(ctx context.Context, cfg apex.DDPGConfig, seed uint64) (apexRes
 			if p.Updates%apexDDPGTestEvery != 0 {
 				return p.Updates >= apexDDPGMaxUpdates, nil
 			}
-			m, err := t.mean(ctx, d.Policy())
+			m, _, err := t.run(ctx, d.Policy())
 			if err != nil {
 				return true, err
 			}

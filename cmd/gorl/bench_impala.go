@@ -22,7 +22,7 @@ func init() {
 			cfg.UnrollsPerUpdate = float64(cfg.BatchSize) // each unroll sampled about once
 			fmt.Fprintf(w, "IMPALA on CartPole-v1: %d actors, unrolls of %d, %d unrolls per update, actors held to %v unrolls per update, net %v, stop at a mean test return ≥ 195 over %d episodes, tested every %d updates, at most %d updates.\n\n",
 				cfg.Actors, cfg.Unroll, cfg.BatchSize, cfg.UnrollsPerUpdate, cfg.Net.Hidden, apexTestEpisodes, apexTestEvery, apexMaxUpdates)
-			return distributedRuns("impala", func(seed uint64) (apexResult, error) { return impalaRun(ctx, cfg, seed) }, o, w)
+			return distributedRuns("impala", "CartPole-v1", func(seed uint64) (apexResult, error) { return impalaRun(ctx, cfg, seed) }, o, w)
 		},
 	})
 }
@@ -33,7 +33,7 @@ func impalaRun(ctx context.Context, cfg impala.Config, seed uint64) (apexResult,
 		return apexResult{}, err
 	}
 	defer node.Close()
-	t, err := newTester()
+	t, err := newDistTester("CartPole-v1", apexTestEpisodes, seed)
 	if err != nil {
 		return apexResult{}, err
 	}

@@ -17,9 +17,6 @@ import (
 	"time"
 
 	"github.com/gorl/gorl/algo"
-	"github.com/gorl/gorl/algo/apex"
-	"github.com/gorl/gorl/algo/dqn"
-	"github.com/gorl/gorl/algo/impala"
 	"github.com/gorl/gorl/buffer/distributed"
 	"github.com/gorl/gorl/cluster"
 	"github.com/gorl/gorl/collector"
@@ -27,15 +24,8 @@ import (
 	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/logger"
 	"github.com/gorl/gorl/policy"
+	"github.com/gorl/gorl/policyfile"
 )
-
-// The distributed algorithms: a learner and actors that share data over
-// NATS (gorl train runs them in one process, gorl learner and gorl actor in
-// several).
-var distAlgos = map[string]string{
-	"apex-dqn": "Ape-X DQN: actors with their own ε feed a prioritized replay spread over them; one learner",
-	"impala":   "IMPALA: actors send unrolls of their behaviour policy; the learner corrects them with V-trace",
-}
 
 // distRun is the configuration of a distributed run, its run directory's
 // config.json.
@@ -64,30 +54,24 @@ var distMutable = []string{"max_updates", "reward_threshold", "test_every", "tes
 const defaultGroup = "gorl"
 
 // distDefaults returns the defaults of a distributed run of algoName on
-// envID and its algorithm's configuration (a pointer).
-func distDefaults(algoName, envID string) (distRun, any, error) {
+// envID and its algorithm's configuration.
+func distDefaults(algoName, envID string) (distRun, distConfig, error) {
+	da, ok := distAlgos[algoName]
+	if !ok {
+		return distRun{}, nil, fmt.Errorf("unknown distributed algorithm %q (%s)", algoName, strings.Join(slices.Sorted(maps.Keys(distAlgos)), ", "))
+	}
 	r := distRun{Algo: algoName, Env: envID, Group: defaultGroup, MaxUpdates: 50_000, TestEvery: 200, TestEpisodes: 10}
 	if spec, ok := env.Lookup(envID); ok && spec.StopThreshold() != nil {
 		t := *spec.StopThreshold()
 		r.RewardThreshold = &t
 	}
-	switch algoName {
-	case "apex-dqn":
-		c := apex.DefaultConfig()
-		c.StepsPerUpdate = 10 // DQN's CartPole test: 10 env steps per gradient step
-		return r, &c, nil
-	case "impala":
-		c := impala.DefaultConfig()
-		c.UnrollsPerUpdate = float64(c.BatchSize) // each unroll sampled about once
-		return r, &c, nil
-	}
-	return distRun{}, nil, fmt.Errorf("unknown distributed algorithm %q (%s)", algoName, strings.Join(slices.Sorted(maps.Keys(distAlgos)), ", "))
+	return r, da.config(), nil
 }
 
 // resolveDist builds a distributed run's configuration from the defaults,
 // a configuration file (nil for none) and --set assignments, as resolve
 // does for the other algorithms.
-func resolveDist(algoName, envID string, file []byte, sets []string) (distRun, any, error) {
+func resolveDist(algoName, envID string, file []byte, sets []string) (distRun, distConfig, error) {
 	r, acfg, err := distDefaults(algoName, envID)
 	if err != nil {
 		return distRun{}, nil, err
@@ -148,7 +132,7 @@ func resolveDist(algoName, envID string, file []byte, sets []string) (distRun, a
 func must(b []byte, _ error) []byte { return b }
 
 // validate checks the run's own settings and the algorithm's.
-func (r distRun) validate(acfg any) error {
+func (r distRun) validate(acfg distConfig) error {
 	switch {
 	case r.Group == "" || strings.ContainsAny(r.Group, ".*> \t"):
 		return fmt.Errorf("group %q: want a name without '.', '*', '>' or spaces", r.Group)
@@ -162,24 +146,7 @@ func (r distRun) validate(acfg any) error {
 	if _, ok := env.Lookup(r.Env); !ok {
 		return fmt.Errorf("unknown env %q (gorl list shows them)", r.Env)
 	}
-	switch c := acfg.(type) {
-	case *apex.Config:
-		return c.Validate()
-	case *impala.Config:
-		return c.Validate()
-	}
-	return nil
-}
-
-// actors returns the run's number of actors.
-func actorsOf(acfg any) int {
-	switch c := acfg.(type) {
-	case *apex.Config:
-		return c.Actors
-	case *impala.Config:
-		return c.Actors
-	}
-	return 0
+	return acfg.Validate()
 }
 
 // distributedArgs reports whether a train command line runs a distributed
@@ -273,14 +240,14 @@ func cmdTrainDistributed(ctx context.Context, command string, args []string, std
 	remote := command == "learner"
 	fs := flag.NewFlagSet(command, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	algoName := fs.String("algo", "apex-dqn", "distributed algorithm: apex-dqn or impala")
+	algoName := fs.String("algo", "apex-dqn", "distributed algorithm: apex-dqn, apex-ddpg, impala or a3c")
 	envID := fs.String("env", "CartPole-v1", "env id (gorl list shows them)")
 	seed := fs.Uint64("seed", 0, "random seed of the run")
 	cfgPath := fs.String("config", "", "JSON configuration file (a config.json of an earlier run, or part of one)")
 	logdir := fs.String("logdir", "", "run directory for config.json, logs and checkpoint (default runs/ALGO-ENV-TIME)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override one setting, path=value, e.g. algorithm.batch_size=32 or max_updates=5000 (repeatable)")
-	actors := fs.Int("actors", 0, "number of actors (algorithm.actors; default 4)")
+	actors := fs.Int("actors", 0, "number of actors (algorithm.actors, a3c's algorithm.workers; default 4)")
 	group := fs.String("group", "", "name of the run's NATS subjects; runs sharing servers need distinct ones (default "+defaultGroup+")")
 	resume := fs.Bool("resume", false, "continue the run in --logdir from its checkpoint")
 	overwrite := fs.Bool("overwrite", false, "replace the run already in --logdir with a new one")
@@ -356,7 +323,11 @@ func cmdTrainDistributed(ctx context.Context, command string, args []string, std
 		}
 	}
 	if given["actors"] {
-		sets = append(sets, fmt.Sprintf("algorithm.actors=%d", *actors))
+		field := "actors"
+		if da, ok := distAlgos[*algoName]; ok && da.actorsField != "" {
+			field = da.actorsField
+		}
+		sets = append(sets, fmt.Sprintf("algorithm.%s=%d", field, *actors))
 	}
 	if given["group"] {
 		sets = append(sets, "group="+*group)
@@ -417,14 +388,14 @@ func cmdTrainDistributed(ctx context.Context, command string, args []string, std
 	}
 	actorsWhere := "as goroutines of this process"
 	if remote {
-		actorsWhere = fmt.Sprintf("in gorl actor processes (gorl actor --connect %s --group %s --id 0…%d)", node.URL(), r.Group, actorsOf(acfg)-1)
+		actorsWhere = fmt.Sprintf("in gorl actor processes (gorl actor --connect %s --group %s --id 0…%d)", node.URL(), r.Group, acfg.actors()-1)
 	}
 	stopAt := fmt.Sprintf("%d updates", r.MaxUpdates)
 	if r.RewardThreshold != nil && r.TestEpisodes > 0 {
 		stopAt = fmt.Sprintf("a mean test return ≥ %v or %s", *r.RewardThreshold, stopAt)
 	}
 	fmt.Fprintf(out, "training %s on %s (seed %d, %d actors %s, group %s, stop at %s) %s in %s\n",
-		r.Algo, r.Env, r.Seed, actorsOf(acfg), actorsWhere, r.Group, stopAt, where, *logdir)
+		r.Algo, r.Env, r.Seed, acfg.actors(), actorsWhere, r.Group, stopAt, where, *logdir)
 
 	t := node.Transport()
 	config, err := cluster.ServeParams(t, r.Group, "config", node.MaxPayload()-1024)
@@ -446,27 +417,7 @@ func cmdTrainDistributed(ctx context.Context, command string, args []string, std
 		<-watched
 	}()
 
-	makeEnv := func(int) (env.Env, error) { return env.Make(r.Env) }
-	switch c := acfg.(type) {
-	case *apex.Config:
-		_, err = apex.Run(ctx, *c, apex.Setup{Transport: t, Group: r.Group, MakeEnv: makeEnv, Seed: r.Seed, Remote: remote,
-			Restore: func(d *dqn.DQN) (apex.Progress, error) {
-				err := l.restore(d)
-				return apex.Progress{Updates: l.ck.Updates, EnvSteps: l.ck.EnvSteps, Episodes: l.ck.Episodes, LastReturn: l.ck.LastReturn}, err
-			},
-			After: func(d *dqn.DQN, p apex.Progress) (bool, error) {
-				return l.after(ctx, d, d.Policy(), distProgress{Updates: p.Updates, EnvSteps: p.EnvSteps, Episodes: p.Episodes, LastReturn: p.LastReturn, Loss: p.Loss})
-			}})
-	case *impala.Config:
-		_, err = impala.Run(ctx, *c, impala.Setup{Transport: t, Group: r.Group, MakeEnv: makeEnv, Seed: r.Seed, Remote: remote,
-			Restore: func(il *impala.Learner) (impala.Progress, error) {
-				err := l.restore(il)
-				return impala.Progress{Updates: l.ck.Updates, EnvSteps: l.ck.EnvSteps, Unrolls: l.ck.Unrolls}, err
-			},
-			After: func(il *impala.Learner, p impala.Progress) (bool, error) {
-				return l.after(ctx, il, il.Actor, distProgress{Updates: p.Updates, EnvSteps: p.EnvSteps, Unrolls: p.Unrolls, Loss: p.Loss})
-			}})
-	}
+	err = acfg.learn(ctx, r.setup(t, remote), l)
 	if err != nil {
 		if ctx.Err() != nil && context.Cause(ctx) == errInterrupted {
 			l.reportInterrupt(stderr, command, remote, node.URL())
@@ -553,7 +504,7 @@ func (l *distLearner) close() {
 	l.lg.Close()
 	l.jf.Close()
 	if l.test != nil {
-		l.test.vec.Close()
+		l.test.close()
 	}
 }
 
@@ -639,8 +590,11 @@ func (l *distLearner) after(ctx context.Context, s saver, pol policy.Policy, p d
 		return false, nil
 	}
 	clear(l.vals)
-	l.vals["loss"], l.vals["updates"] = p.Loss, float64(p.Updates)
-	if l.r.Algo == "impala" {
+	l.vals["updates"] = float64(p.Updates)
+	if !math.IsNaN(p.Loss) {
+		l.vals["loss"] = p.Loss
+	}
+	if p.Unrolls > 0 {
 		l.vals["unrolls"] = float64(p.Unrolls)
 	} else if p.Episodes > 0 {
 		l.vals["return"], l.vals["episodes"] = p.LastReturn, float64(p.Episodes)
@@ -659,15 +613,42 @@ func (l *distLearner) after(ctx context.Context, s saver, pol policy.Policy, p d
 		}
 		if mean > l.ck.BestReturn {
 			l.ck.BestReturn, l.ck.BestUpdate = mean, p.Updates
+			if err := l.savePolicy(bestFile, pol); err != nil {
+				return true, err
+			}
 		}
 		l.solved = l.r.RewardThreshold != nil && mean >= *l.r.RewardThreshold
 		test = fmt.Sprintf("test return %.1f ± %.1f, best %.1f (update %d)", mean, std, l.ck.BestReturn, l.ck.BestUpdate)
 	}
+	if l.test == nil {
+		// No tests: the best policy is the last, as in a local run.
+		if err := l.savePolicy(bestFile, pol); err != nil {
+			return true, err
+		}
+	}
+	if err := l.savePolicy(lastFile, pol); err != nil {
+		return true, err
+	}
 	if err := l.checkpoint(s); err != nil {
 		return true, fmt.Errorf("checkpoint: %w", err)
 	}
-	fmt.Fprintf(l.out, "update %d: %s; %d env steps, loss %.4g, %v\n", p.Updates, test, p.EnvSteps, p.Loss, time.Since(l.start).Round(time.Millisecond))
+	loss := ""
+	if !math.IsNaN(p.Loss) {
+		loss = fmt.Sprintf(", loss %.4g", p.Loss)
+	}
+	fmt.Fprintf(l.out, "update %d: %s; %d env steps%s, %v\n", p.Updates, test, p.EnvSteps, loss, time.Since(l.start).Round(time.Millisecond))
 	return l.solved || p.Updates >= l.r.MaxUpdates, nil
+}
+
+// savePolicy writes pol to the run directory's file name as a local run
+// writes its policies (policyfile.Write), the header the run's
+// config.json, so that gorl eval and gorl collect read it.
+func (l *distLearner) savePolicy(name string, pol policy.Policy) error {
+	path := filepath.Join(l.dir, name)
+	if err := writeAtomic(path, func(w io.Writer) error { return policyfile.Write(w, &l.r, pol, nil) }); err != nil {
+		return fmt.Errorf("saving the policy: %w", err)
+	}
+	return nil
 }
 
 // finish reports the end of the run.
@@ -676,9 +657,9 @@ func (l *distLearner) finish() error {
 	if l.solved {
 		status = "solved"
 	}
-	fmt.Fprintf(l.out, "%s: best test return %.1f at update %d; %d env steps, %d updates in %v\ncheckpoint: %s\n",
+	fmt.Fprintf(l.out, "%s: best test return %.1f at update %d; %d env steps, %d updates in %v\ncheckpoint: %s\nbest policy: %s\n",
 		status, l.ck.BestReturn, l.ck.BestUpdate, l.ck.EnvSteps, l.ck.Updates, time.Since(l.start).Round(time.Millisecond),
-		filepath.Join(l.dir, checkpointFile))
+		filepath.Join(l.dir, checkpointFile), filepath.Join(l.dir, bestFile))
 	return nil
 }
 
@@ -763,6 +744,8 @@ func newDistTester(envID string, n int, seed uint64) (*distTester, error) {
 	return &distTester{vec: vec, n: n, seed: seed}, nil
 }
 
+func (t *distTester) close() { t.vec.Close() }
+
 // run returns the mean and standard deviation of the returns of n test
 // episodes of pol, its training-step flag off.
 func (t *distTester) run(ctx context.Context, pol policy.Policy) (float64, float64, error) {
@@ -829,17 +812,11 @@ func cmdActor(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := strictDecode(r.Algorithm, acfg); err != nil {
 		return fmt.Errorf("actor: the learner's %s configuration: %w", r.Algo, err)
 	}
-	if n := actorsOf(acfg); *id >= n {
+	if n := acfg.actors(); *id >= n {
 		return fmt.Errorf("actor: --id %d, but the run has %d actors (ids 0 to %d)", *id, n, n-1)
 	}
-	makeEnv := func(int) (env.Env, error) { return env.Make(r.Env) }
-	fmt.Fprintf(stdout, "actor %d of %d: %s on %s, group %s\n", *id, actorsOf(acfg), r.Algo, r.Env, r.Group)
-	switch c := acfg.(type) {
-	case *apex.Config:
-		err = apex.RunActor(ctx, *c, apex.Setup{Transport: t, Group: r.Group, MakeEnv: makeEnv, Seed: r.Seed}, *id)
-	case *impala.Config:
-		err = impala.RunActor(ctx, *c, impala.Setup{Transport: t, Group: r.Group, MakeEnv: makeEnv, Seed: r.Seed}, *id)
-	}
+	fmt.Fprintf(stdout, "actor %d of %d: %s on %s, group %s\n", *id, acfg.actors(), r.Algo, r.Env, r.Group)
+	err = acfg.act(ctx, r.setup(t, true), *id)
 	if err != nil {
 		return fmt.Errorf("actor %d: %w", *id, err)
 	}

@@ -9,9 +9,9 @@
 //	gorl list
 //	gorl bench [--seeds N] [RUN]...
 //	gorl dashboard [RUNS_DIR] [--addr 127.0.0.1:6006]
-//	gorl train --algo apex-dqn|impala [--actors N] [--nats URL[,URL]] [...]
+//	gorl train --algo apex-dqn|apex-ddpg|impala|a3c [--actors N] [--nats URL[,URL]] [...]
 //	gorl serve [--host 127.0.0.1] [--port 4222]
-//	gorl learner --connect URL --algo apex-dqn|impala [--actors N] [--logdir DIR] [--resume]
+//	gorl learner --connect URL --algo apex-dqn|apex-ddpg|impala|a3c [--actors N] [--logdir DIR] [--resume]
 //	gorl actor --connect URL --id N [--group NAME]
 //
 // train builds a run from the algorithm's registered defaults for the env,

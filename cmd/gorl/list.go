@@ -33,7 +33,7 @@ func cmdList(stdout io.Writer) error {
 		fmt.Fprintf(w, "%s\t%s\n", name, algorithms[name].doc())
 	}
 	for _, name := range slices.Sorted(maps.Keys(distAlgos)) {
-		fmt.Fprintf(w, "%s\t%s (distributed: gorl train --actors N, or gorl learner and gorl actor)\n", name, distAlgos[name])
+		fmt.Fprintf(w, "%s\t%s (distributed: gorl train --actors N, or gorl learner and gorl actor)\n", name, distAlgos[name].doc)
 	}
 	return w.Flush()
 }

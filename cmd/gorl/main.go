@@ -22,9 +22,9 @@ const usage = `usage:
   gorl dashboard [RUNS_DIR] [--addr 127.0.0.1:6006]
   gorl plot [--out FILE] [--x env_step|time] [--y test/return|train/return|loss/...] RUN_DIR...
   gorl compare [--best] [--resamples N] [--out FILE] RUN_GLOB...
-  gorl train --algo apex-dqn|impala [--actors N] [--nats URL[,URL]] [...]
+  gorl train --algo apex-dqn|apex-ddpg|impala|a3c [--actors N] [--nats URL[,URL]] [...]
   gorl serve [--host 127.0.0.1] [--port 4222]
-  gorl learner --connect URL --algo apex-dqn|impala [--actors N] [--logdir DIR] [--resume]
+  gorl learner --connect URL --algo apex-dqn|apex-ddpg|impala|a3c [--actors N] [--logdir DIR] [--resume]
   gorl actor --connect URL --id N [--group NAME]
 Run "gorl COMMAND -h" for a command's flags.
 `

@@ -277,6 +277,12 @@ func savePolicy(path string, rc RunConfig, p policy.Policy, norm *env.Normalizer
 func loadPolicy(path string) (RunConfig, policy.Policy, *env.Normalizer, error) {
 	var rc RunConfig
 	f, err := policyfile.LoadFile(path, func(h policyfile.Header) (policy.Policy, error) {
+		if _, ok := distAlgos[h.Algo]; ok {
+			var p policy.Policy
+			var err error
+			rc, p, err = distPolicy(h.Run)
+			return p, err
+		}
 		if err := strictDecode(h.Run, &rc); err != nil {
 			return nil, fmt.Errorf("config: %w", err)
 		}
