@@ -52,7 +52,7 @@ func TestMatrixRefusals(t *testing.T) {
 
 // TestOfflinePairs checks the offline pairs of the matrix: each registered
 // offline algorithm on the envs with a dataset whose spaces it accepts,
-// with issue 16's bar and the dataset's size as its steps.
+// with the offline bar of its env and the dataset's size as its steps.
 func TestOfflinePairs(t *testing.T) {
 	want := map[string][]string{
 		"bc": {"CartPole-v1", "Pendulum-v1"}, "bcq": {"CartPole-v1"}, "crr": {"CartPole-v1"}, "discrete-cql": {"CartPole-v1"},
@@ -61,7 +61,7 @@ func TestOfflinePairs(t *testing.T) {
 	if names := offlineNames(); !slices.Equal(names, slices.Sorted(maps.Keys(want))) {
 		t.Fatalf("offline algorithms %q, want rows for each (%q)", names, slices.Sorted(maps.Keys(want)))
 	}
-	bars := map[string]float64{"CartPole-v1": 195, "Pendulum-v1": -250} // issue 16
+	bars := map[string]float64{"CartPole-v1": 195, "Pendulum-v1": -250} // gorl bench offline-cartpole, offline-pendulum
 	for name, envs := range want {
 		pairs, _, err := matrixPairs(name, "")
 		if err != nil {
