@@ -94,6 +94,9 @@ type matrixJob struct {
 	Env  string    `json:"env"`
 	Seed uint64    `json:"seed"`
 	Bar  matrixBar `json:"bar"`
+	// Data is the dataset of an offline pair, built or read under WorkDir.
+	Data    *DatasetSpec `json:"data,omitempty"`
+	WorkDir string       `json:"work_dir,omitempty"`
 }
 
 // matrixResult is what a run reports.
@@ -134,6 +137,9 @@ func matrixRunConfig(job matrixJob) (RunConfig, algoConfig, error) {
 
 // runMatrixJob trains job in this process.
 func runMatrixJob(ctx context.Context, job matrixJob) matrixResult {
+	if job.Data != nil {
+		return runOfflineMatrixJob(ctx, job)
+	}
 	rc, acfg, err := matrixRunConfig(job)
 	if err != nil {
 		return matrixResult{Err: err.Error()}
@@ -175,7 +181,8 @@ func runMatrixChild(ctx context.Context, exe string, job matrixJob) matrixResult
 type matrixPair struct {
 	Algo, Env string
 	Bar       matrixBar
-	Preset    string // "preset" or "defaults"
+	Preset    string       // "preset" or "defaults"
+	Data      *DatasetSpec // the dataset of an offline pair (offlinePair)
 }
 
 // matrixEnvs are the envs of the matrix when no --env names one: the
@@ -205,7 +212,12 @@ func matrixPairs(only, envID string) (pairs []matrixPair, refused []string, err 
 			}
 			acfg, _ := algorithms[name].defaults(id)
 			if acfg.offline() {
-				refused = append(refused, fmt.Sprintf("%s on %s: offline (learns from a dataset)", name, id))
+				p, err := offlinePair(name, id)
+				if err != nil {
+					refused = append(refused, fmt.Sprintf("%s on %s: %v", name, id, err))
+					continue
+				}
+				pairs = append(pairs, p)
 				continue
 			}
 			rc, acfg, err := resolve(name, id, nil, nil)
@@ -245,6 +257,8 @@ type matrixOptions struct {
 	// process.
 	Jobs int
 	Out  string
+	// WorkDir holds the datasets of the offline pairs (matrixDataset).
+	WorkDir string
 }
 
 // pairOutcome is a pair's results over its seeds.
@@ -263,6 +277,9 @@ func runMatrix(ctx context.Context, pairs []matrixPair, o matrixOptions, log io.
 			return nil, err
 		}
 	}
+	if err := prepareMatrixData(ctx, pairs, o, log); err != nil {
+		return nil, err
+	}
 	outs := make([]pairOutcome, len(pairs))
 	type task struct{ p, s int }
 	tasks := make(chan task)
@@ -274,7 +291,7 @@ func runMatrix(ctx context.Context, pairs []matrixPair, o matrixOptions, log io.
 			defer wg.Done()
 			for t := range tasks {
 				p := pairs[t.p]
-				job := matrixJob{Algo: p.Algo, Env: p.Env, Seed: o.FirstSeed + uint64(t.s), Bar: p.Bar}
+				job := matrixJob{Algo: p.Algo, Env: p.Env, Seed: o.FirstSeed + uint64(t.s), Bar: p.Bar, Data: p.Data, WorkDir: o.WorkDir}
 				var r matrixResult
 				if exe == "" {
 					r = runMatrixJob(ctx, job)
@@ -413,6 +430,7 @@ func cmdBenchMatrix(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.Uint64Var(&o.FirstSeed, "first-seed", 0, "first seed")
 	fs.IntVar(&o.Jobs, "jobs", runtime.NumCPU(), "number of runs at a time (child processes when above 1)")
 	fs.StringVar(&o.Out, "out", "", "also write the report (command, machine, table) to this file, e.g. LEARNING.md")
+	fs.StringVar(&o.WorkDir, "workdir", defaultMatrixWorkDir(), "directory of the offline pairs' datasets, built once per setting and seed")
 	plotFile := fs.String("plot", "", "also draw the interval estimates of the normalized returns into this .png or .svg file")
 	job := fs.String("job", "", "run one job given as JSON and print its result (used by the parent process)")
 	if err := fs.Parse(args); err != nil {
@@ -459,6 +477,7 @@ func cmdBenchMatrix(ctx context.Context, args []string, stdout, stderr io.Writer
 	fmt.Fprintf(&rep, "Total wall time: %v for %d pairs × %d seeds.\n\n", total.Round(time.Second), len(pairs), o.Seeds)
 	writeMatrix(&rep, outs)
 	writeMatrixScores(&rep, outs, o.FirstSeed, *plotFile)
+	writeMatrixData(&rep, matrixDataInfos(pairs, o))
 	if len(refused) > 0 {
 		fmt.Fprintln(&rep, "\nPairs that do not apply:")
 		fmt.Fprintln(&rep)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -208,28 +209,32 @@ func TestIQM(t *testing.T) {
 	}
 }
 
+// learningSmokePairs are the first smoke cases of TestLearningSmoke.
+var learningSmokePairs = []matrixPair{
+	{Algo: "pg", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
+	{Algo: "a2c", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
+	{Algo: "ppo", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
+	{Algo: "ppo", Env: "CartPole-v1", Bar: matrixBar{195, 50_000, "smoke"}},
+	{Algo: "dqn", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+	{Algo: "discrete-sac", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+	{Algo: "c51", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+	{Algo: "rainbow", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
+	{Algo: "sac", Env: "Pendulum-v1", Bar: matrixBar{-700, 10_000, "smoke"}},
+}
+
 // TestLearningSmoke is the learning matrix's smoke subset: one seed of a
-// few pairs with their presets, at a reduced budget and a looser bar than
-// gorl bench matrix's, so that a change that stops an algorithm learning
-// fails go test. Each bar is about half-way from the initial return to the
+// pair of every algorithm in the matrix (learningSmokePairs, smokePairs;
+// CQL's is TestCQLSmoke) with their presets, at a reduced budget and a
+// looser bar than gorl bench matrix's, so that a change that stops an
+// algorithm learning fails go test. Each bar is about half-way from the initial return to the
 // matrix's, and each budget about twice the steps seed 0 needs.
 func TestLearningSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("learning runs (seconds each)")
 	}
-	pairs := []matrixPair{
-		{Algo: "pg", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
-		{Algo: "a2c", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
-		{Algo: "ppo", Env: "Acrobot-v1", Bar: matrixBar{-150, 100_000, "smoke"}},
-		{Algo: "ppo", Env: "CartPole-v1", Bar: matrixBar{195, 50_000, "smoke"}},
-		{Algo: "dqn", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
-		{Algo: "discrete-sac", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
-		{Algo: "c51", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
-		{Algo: "rainbow", Env: "CartPole-v1", Bar: matrixBar{150, 30_000, "smoke"}},
-		{Algo: "sac", Env: "Pendulum-v1", Bar: matrixBar{-700, 10_000, "smoke"}},
-	}
+	pairs := append(slices.Clone(learningSmokePairs), smokePairs...)
 	var log bytes.Buffer
-	outs, err := runMatrix(context.Background(), pairs, matrixOptions{Seeds: 1, Jobs: 1}, &log)
+	outs, err := runMatrix(context.Background(), pairs, matrixOptions{Seeds: 1, Jobs: 1, WorkDir: t.TempDir()}, &log)
 	if err != nil {
 		t.Fatal(err)
 	}
