@@ -47,6 +47,17 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 	if b != nil {
 		t.b = b.data
 	}
+	if useTiles(g.oc) {
+		// The filters transposed, [C·KH·KW, OC], for tileGemm; aux[2] is
+		// the backward pass's scratch afterwards.
+		n.aux[2] = resize(n.aux[2], g.k*g.oc)
+		t.wt = n.aux[2]
+		for o := 0; o < g.oc; o++ {
+			for l, v := range w.data[o*g.k : (o+1)*g.k] {
+				t.wt[l*g.oc+o] = v
+			}
+		}
+	}
 	t.plan(np * g.k * g.oc)
 	t.phase = convForward
 	par.Run(t.tasks, par.Workers(), t)
@@ -74,6 +85,7 @@ type convTask struct {
 	runs                []int
 	gy, gt, dx, scratch []float32
 	dw, parts           []float32 // the filter gradient and the groups' partial sums
+	wt                  []float32 // the filters transposed for tileGemm, or nil
 	acc, wantW, wantX   bool
 	sumSize, sumTasks   int // the chunks of convSum
 }
@@ -119,7 +131,11 @@ func (t *convTask) Task(i, w int) {
 	switch t.phase {
 	case convForward:
 		g.unroll(t.cols[r0*g.k:], t.x, t.runs, r0, r1, false)
-		blas.Gemm1(false, true, r1-r0, g.oc, g.k, 1, t.cols[r0*g.k:], g.k, t.w, g.k, 0, t.prod[r0*g.oc:], g.oc)
+		if t.wt != nil {
+			tileGemm(r1-r0, g.oc, g.k, t.cols[r0*g.k:], g.k, 1, t.wt, g.oc, t.prod[r0*g.oc:], g.oc)
+		} else {
+			blas.Gemm1(false, true, r1-r0, g.oc, g.k, 1, t.cols[r0*g.k:], g.k, t.w, g.k, 0, t.prod[r0*g.oc:], g.oc)
+		}
 		t.reorder(s0, s1)
 	case convBack:
 		t.reorderGrad(s0, s1)

@@ -1,0 +1,16 @@
+//go:build !amd64 || gorl_noasm
+
+package tensor
+
+const (
+	haveTileKernel = false
+	haveWideTiles  = false
+)
+
+func tile6x16(a, b, c *float32, aoff, coff *[6]int, k, ka, ldb int) {
+	panic("tensor: tile6x16 without its kernel")
+}
+
+func tile6x32(a, b, c *float32, aoff, coff *[6]int, k, ka, ldb int) {
+	panic("tensor: tile6x32 without its kernel")
+}
