@@ -87,7 +87,8 @@ type convTask struct {
 	dw, parts           []float32 // the filter gradient and the groups' partial sums
 	wt                  []float32 // the filters transposed for tileGemm, or nil
 	acc, wantW, wantX   bool
-	sumSize, sumTasks   int // the chunks of convSum
+	tilesW              bool // the groups' filter gradients come from tileGemm, transposed
+	sumSize, sumTasks   int  // the chunks of convSum
 }
 
 var convTasks par.Free[convTask]
@@ -140,7 +141,9 @@ func (t *convTask) Task(i, w int) {
 	case convBack:
 		t.reorderGrad(s0, s1)
 		gt := t.gt[r0*g.oc:]
-		if t.wantW { // the group's dW = gtᵀ·cols, into dW itself for one group
+		if t.wantW && t.tilesW { // the group's dWᵀ = colsᵀ·gt, [C·KH·KW, OC]
+			tileGemm(g.k, g.oc, r1-r0, t.cols[r0*g.k:], 1, g.k, gt, g.oc, t.parts[i*g.oc*g.k:], g.oc)
+		} else if t.wantW { // the group's dW = gtᵀ·cols, into dW itself for one group
 			if t.tasks == 1 {
 				blas.Gemm1(true, false, g.oc, g.k, r1-r0, 1, gt, g.oc, t.cols[r0*g.k:], g.k, beta(t.acc), t.dw, g.k)
 			} else {
@@ -151,7 +154,11 @@ func (t *convTask) Task(i, w int) {
 			// dcols = gt·W for the group's rows, folded back onto its
 			// images while they are in the cache.
 			d := t.scratch[w*t.per*p*g.k : (w+1)*t.per*p*g.k]
-			blas.Gemm1(false, false, r1-r0, g.k, g.oc, 1, gt, g.oc, t.w, g.k, 0, d, g.k)
+			if useTiles(g.k) {
+				tileGemm(r1-r0, g.k, g.oc, gt, g.oc, 1, t.w, g.k, d, g.k)
+			} else {
+				blas.Gemm1(false, false, r1-r0, g.k, g.oc, 1, gt, g.oc, t.w, g.k, 0, d, g.k)
+			}
 			g.unroll(d, t.dx, t.runs, r0, r1, true)
 		}
 	}
@@ -164,6 +171,10 @@ func (t *convTask) sum(i int) {
 	hi := min(lo+t.sumSize, len(t.dw))
 	dw := t.dw[lo:hi]
 	size := len(t.dw)
+	if t.tilesW {
+		t.sumT(dw, lo)
+		return
+	}
 	for gi := 0; gi < t.tasks; gi++ {
 		part := t.parts[gi*size+lo : gi*size+hi]
 		if gi == 0 && !t.acc {
@@ -172,6 +183,25 @@ func (t *convTask) sum(i int) {
 		}
 		for j, v := range part {
 			dw[j] += v
+		}
+	}
+}
+
+// sumT is sum for partial gradients transposed, [C·KH·KW, OC]: dw holds
+// the elements of dW from lo on.
+func (t *convTask) sumT(dw []float32, lo int) {
+	g := &t.g
+	size := len(t.dw)
+	for j := range dw {
+		o, l := (lo+j)/g.k, (lo+j)%g.k
+		v := t.parts[l*g.oc+o]
+		for gi := 1; gi < t.tasks; gi++ {
+			v += t.parts[gi*size+l*g.oc+o]
+		}
+		if t.acc {
+			dw[j] += v
+		} else {
+			dw[j] = v
 		}
 	}
 }
@@ -401,7 +431,8 @@ func conv2dBack(n *node) {
 	nParts, nScratch := 0, 0
 	if t.wantW {
 		t.dw, t.acc = gradInto(w)
-		if t.tasks > 1 {
+		t.tilesW = useTiles(g.oc)
+		if t.tasks > 1 || t.tilesW {
 			nParts = t.tasks * len(t.dw)
 		}
 	}
@@ -413,7 +444,7 @@ func conv2dBack(n *node) {
 	t.parts, t.scratch = n.aux[2][:nParts], n.aux[2][nParts:]
 	t.phase = convBack
 	par.Run(t.tasks, workers, t)
-	if t.wantW && t.tasks > 1 {
+	if t.wantW && (t.tasks > 1 || t.tilesW) {
 		t.sumTasks, t.sumSize = par.Chunks(len(t.dw), 1<<14, 16)
 		t.phase = convSum
 		par.Run(t.sumTasks, workers, t)
