@@ -3,9 +3,9 @@ package tensor
 import "fmt"
 
 // tileGemm computes c[i·ldc+j] = Σ_{l<k} a[i·lda+l·ka] · b[l·ldb+j] for
-// i < m and j < n, with n a multiple of 16 and k ≥ 1, in tiles of 6 rows
-// and 16 columns by tile6x16. The operands are read where they are: A's
-// rows are broadcast value by value (any strides), and B's rows need 16
+// i < m and j < n, with n a multiple of 8 and k ≥ 1, in tiles of 6 rows
+// and 32, 16 or 8 columns. The operands are read where they are: A's
+// rows are broadcast value by value (any strides), and B's rows need 8
 // contiguous values per tile. The rows of the last tile beyond m repeat
 // row m−1, which is then stored twice with the same values.
 //
@@ -14,7 +14,7 @@ func tileGemm(m, n, k int, a []float32, lda, ka int, b []float32, ldb int, c []f
 	if m == 0 {
 		return
 	}
-	if n%16 != 0 || k < 1 || len(a) < (m-1)*lda+(k-1)*ka+1 || len(b) < (k-1)*ldb+n || len(c) < (m-1)*ldc+n {
+	if n%8 != 0 || k < 1 || len(a) < (m-1)*lda+(k-1)*ka+1 || len(b) < (k-1)*ldb+n || len(c) < (m-1)*ldc+n {
 		panic(fmt.Sprintf("tensor: tileGemm %d×%d×%d with strides %d, %d, %d, %d on %d, %d, %d elements", m, n, k, lda, ka, ldb, ldc, len(a), len(b), len(c)))
 	}
 	var aoff, coff [6]int
@@ -29,11 +29,14 @@ func tileGemm(m, n, k int, a []float32, lda, ka int, b []float32, ldb int, c []f
 				tile6x32(&a[0], &b[j0], &c[j0], &aoff, &coff, k, ka, ldb)
 			}
 		}
-		for ; j0 < n; j0 += 16 {
+		for ; j0+16 <= n; j0 += 16 {
 			tile6x16(&a[0], &b[j0], &c[j0], &aoff, &coff, k, ka, ldb)
+		}
+		if j0 < n {
+			tile6x8(&a[0], &b[j0], &c[j0], &aoff, &coff, k, ka, ldb)
 		}
 	}
 }
 
 // useTiles tells whether products with n columns go through tileGemm.
-func useTiles(n int) bool { return haveTileKernel && n%16 == 0 }
+func useTiles(n int) bool { return haveTileKernel && n%8 == 0 }

@@ -4,9 +4,13 @@ package tensor
 
 import "golang.org/x/sys/cpu"
 
-// tile6x16 and tile6x32 compute one tile of a product, 6 rows by 16
-// columns with AVX2 and FMA, 6 by 32 with AVX-512 (see kernel_amd64.s).
+// tile6x8, tile6x16 and tile6x32 compute one tile of a product, 6 rows by
+// 8 or 16 columns with AVX2 and FMA, 6 by 32 with AVX-512 (see
+// kernel_amd64.s).
 //
+//go:noescape
+func tile6x8(a, b, c *float32, aoff, coff *[6]int, k, ka, ldb int)
+
 //go:noescape
 func tile6x16(a, b, c *float32, aoff, coff *[6]int, k, ka, ldb int)
 

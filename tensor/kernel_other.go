@@ -14,3 +14,7 @@ func tile6x16(a, b, c *float32, aoff, coff *[6]int, k, ka, ldb int) {
 func tile6x32(a, b, c *float32, aoff, coff *[6]int, k, ka, ldb int) {
 	panic("tensor: tile6x32 without its kernel")
 }
+
+func tile6x8(a, b, c *float32, aoff, coff *[6]int, k, ka, ldb int) {
+	panic("tensor: tile6x8 without its kernel")
+}

@@ -19,6 +19,8 @@ func TestTileGemm(t *testing.T) {
 		lda, ka, ldb, ldc int
 	}{
 		{"one tile", 6, 16, 1, 1, 1, 16, 16},
+		{"8 columns", 8, 8, 7, 7, 1, 8, 8},
+		{"56 columns", 9, 56, 4, 4, 1, 56, 60},
 		{"partial rows", 7, 32, 5, 5, 1, 32, 32},
 		{"one row", 1, 16, 3, 3, 1, 16, 16},
 		{"strided", 13, 48, 20, 24, 1, 50, 49},
@@ -75,7 +77,7 @@ func TestTileGemmPanics(t *testing.T) {
 		m, n, k int
 		la, lb  int
 	}{
-		{"n not a multiple of 16", 2, 8, 2, 4, 16},
+		{"n not a multiple of 8", 2, 12, 2, 4, 24},
 		{"short a", 2, 16, 2, 3, 32},
 		{"short b", 2, 16, 2, 4, 31},
 	} {
@@ -87,5 +89,50 @@ func TestTileGemmPanics(t *testing.T) {
 			}()
 			tileGemm(tc.m, tc.n, tc.k, make([]float32, tc.la), tc.k, 1, make([]float32, tc.lb), tc.n, make([]float32, tc.m*tc.n), tc.n)
 		})
+	}
+}
+
+// TestLinearTiles compares Linear on weights large enough for linearTiles
+// with a float64 product computed here, for row counts that round up to 8,
+// 16 and 32 columns of xᵀ, with and without a bias.
+func TestLinearTiles(t *testing.T) {
+	const in, out = 600, 448
+	if !useLinearTiles(1, out, in) {
+		t.Skip("no tile kernel")
+	}
+	for _, tc := range []struct {
+		rows int
+		bias bool
+	}{{1, true}, {8, false}, {9, true}, {32, true}} {
+		rng := rand.New(rand.NewPCG(5, uint64(tc.rows)))
+		x, w := New(tc.rows, in), New(out, in)
+		x.FillNormal(rng, 0, 1)
+		w.FillNormal(rng, 0, 1)
+		var b *Tensor
+		if tc.bias {
+			b = New(out)
+			b.FillNormal(rng, 0, 1)
+		}
+		var tp Tape
+		for range 2 { // the second step reuses the scratch memory
+			tp.Reset()
+			y := tp.Linear(x, w, b).Data()
+			for i := 0; i < tc.rows; i++ {
+				for j := 0; j < out; j++ {
+					var want, mag float64
+					if b != nil {
+						want = float64(b.Data()[j])
+					}
+					for l := 0; l < in; l++ {
+						p := float64(x.Data()[i*in+l]) * float64(w.Data()[j*in+l])
+						want += p
+						mag += math.Abs(p)
+					}
+					if got := float64(y[i*out+j]); math.Abs(got-want) > 1e-6*in*(mag+1) {
+						t.Fatalf("rows %d: y[%d, %d] = %g, want %g", tc.rows, i, j, got, want)
+					}
+				}
+			}
+		}
 	}
 }
