@@ -40,7 +40,12 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 	y := n.setShape(g.n, g.oc, g.oh, g.ow)
 	np := g.n * g.oh * g.ow
 	n.idx = g.runs(n.idx)
-	n.aux[0] = resize(n.aux[0], np*g.k)  // the unrolled input, kept for backward
+	// Without a backward pass, a convolution without padding whose filters
+	// fit the tile kernels reads its patches in the image itself.
+	direct := n.back == nil && g.padding == 0 && g.oc%16 == 0 && haveTileKernel
+	if !direct {
+		n.aux[0] = resize(n.aux[0], np*g.k) // the unrolled input, kept for backward
+	}
 	n.aux[1] = resize(n.aux[1], np*g.oc) // the product, [N·P, OC]
 	t := convTasks.Get()
 	*t = convTask{g: g, x: x.data, w: w.data, y: y, cols: n.aux[0], prod: n.aux[1], runs: n.idx}
@@ -58,6 +63,7 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 			}
 		}
 	}
+	t.direct = direct
 	t.plan(np * g.k * g.oc)
 	t.phase = convForward
 	par.Run(t.tasks, par.Workers(), t)
@@ -88,6 +94,7 @@ type convTask struct {
 	wt                  []float32 // the filters transposed for tileGemm, or nil
 	acc, wantW, wantX   bool
 	tilesW              bool // the groups' filter gradients come from tileGemm, transposed
+	direct              bool // the forward product reads the image by convTiles
 	sumSize, sumTasks   int  // the chunks of convSum
 }
 
@@ -131,6 +138,11 @@ func (t *convTask) Task(i, w int) {
 	r0, r1 := s0*p, s1*p
 	switch t.phase {
 	case convForward:
+		if t.direct {
+			g.convTiles(t.prod[r0*g.oc:], t.x, t.wt, t.runs, r0, r1)
+			t.reorder(s0, s1)
+			return
+		}
 		g.unroll(t.cols[r0*g.k:], t.x, t.runs, r0, r1, false)
 		if t.wt != nil {
 			tileGemm(r1-r0, g.oc, g.k, t.cols[r0*g.k:], g.k, 1, t.wt, g.oc, t.prod[r0*g.oc:], g.oc)

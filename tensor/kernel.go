@@ -40,3 +40,42 @@ func tileGemm(m, n, k int, a []float32, lda, ka int, b []float32, ldb int, c []f
 
 // useTiles tells whether products with n columns go through tileGemm.
 func useTiles(n int) bool { return haveTileKernel && n%8 == 0 }
+
+// convTiles computes rows r0 to r1−1 of a convolution's product [N·P, OC]
+// into prod (from its first element) without unrolling: each output
+// position's row of the unrolled input is read from the image x as the
+// runs of KW values at the offsets runs (see geom.runs), by tile6x16r and
+// tile6x32r, with wt the filters transposed, [C·KH·KW, OC]. The patches
+// must lie inside the image (no padding), and OC must be a multiple of 16.
+func (g *geom) convTiles(prod, x, wt []float32, runs []int, r0, r1 int) {
+	if r0 == r1 {
+		return
+	}
+	p := g.oh * g.ow
+	chw := g.c * g.h * g.w
+	// The last position's patch ends at its offset plus the last run's.
+	last := func(t int) int {
+		s, q := t/p, t%p
+		return s*chw + q/g.ow*g.stride*g.w + q%g.ow*g.stride
+	}
+	if g.padding != 0 || g.oc%16 != 0 || len(runs) != g.c*g.kh ||
+		last(r1-1)+runs[len(runs)-1]+g.kw > len(x) || len(wt) < g.k*g.oc || len(prod) < (r1-r0)*g.oc {
+		panic(fmt.Sprintf("tensor: convTiles of rows %d to %d with geometry %+v", r0, r1, *g))
+	}
+	var aoff, coff [6]int
+	for i0 := r0; i0 < r1; i0 += 6 {
+		for r := range aoff {
+			t := min(i0+r, r1-1)
+			aoff[r], coff[r] = last(t), (t-r0)*g.oc
+		}
+		j0 := 0
+		if haveWideTiles {
+			for ; j0+32 <= g.oc; j0 += 32 {
+				tile6x32r(&x[0], &wt[j0], &prod[j0], &aoff, &coff, &runs[0], len(runs), g.kw, g.oc)
+			}
+		}
+		for ; j0 < g.oc; j0 += 16 {
+			tile6x16r(&x[0], &wt[j0], &prod[j0], &aoff, &coff, &runs[0], len(runs), g.kw, g.oc)
+		}
+	}
+}

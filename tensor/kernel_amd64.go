@@ -17,6 +17,15 @@ func tile6x16(a, b, c *float32, aoff, coff *[6]int, k, ka, ldb int)
 //go:noescape
 func tile6x32(a, b, c *float32, aoff, coff *[6]int, k, ka, ldb int)
 
+// tile6x16r and tile6x32r are tile6x16 and tile6x32 with the inner
+// dimension read in runs at given offsets (a convolution's patches).
+//
+//go:noescape
+func tile6x16r(a, b, c *float32, aoff, coff *[6]int, runs *int, nruns, kw, ldb int)
+
+//go:noescape
+func tile6x32r(a, b, c *float32, aoff, coff *[6]int, runs *int, nruns, kw, ldb int)
+
 // haveTileKernel tells whether the CPU runs tile6x16, haveWideTiles
 // whether it runs tile6x32.
 var (

@@ -18,3 +18,11 @@ func tile6x32(a, b, c *float32, aoff, coff *[6]int, k, ka, ldb int) {
 func tile6x8(a, b, c *float32, aoff, coff *[6]int, k, ka, ldb int) {
 	panic("tensor: tile6x8 without its kernel")
 }
+
+func tile6x16r(a, b, c *float32, aoff, coff *[6]int, runs *int, nruns, kw, ldb int) {
+	panic("tensor: tile6x16r without its kernel")
+}
+
+func tile6x32r(a, b, c *float32, aoff, coff *[6]int, runs *int, nruns, kw, ldb int) {
+	panic("tensor: tile6x32r without its kernel")
+}
