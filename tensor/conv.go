@@ -13,9 +13,12 @@ import (
 //
 // The input patches are unrolled (im2col) into a [N·OH·OW, C·KH·KW] matrix,
 // kept for the backward pass, and multiplied by the filters; the backward
-// pass's two products (filters and input) are GEMMs too. Large batches are
-// cut into groups of samples that the worker pool (see Workers) computes;
-// the filter gradients of the groups are summed in group order.
+// pass's two products (filters and input) are GEMMs too. Without a backward
+// pass and without padding, the patches are read in the input itself. On
+// amd64 with AVX2 the products run in the package's tile kernels. Large
+// batches are cut into groups of samples that the worker pool (see
+// Workers) computes; the filter gradients of the groups are summed in group
+// order.
 //
 // Conv2d panics with ErrArg if stride < 1 or padding < 0, and with ErrShape if
 // the shapes do not fit or the output would be empty.
