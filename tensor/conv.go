@@ -13,9 +13,12 @@ import (
 //
 // The input patches are unrolled (im2col) into a [N·OH·OW, C·KH·KW] matrix,
 // kept for the backward pass, and multiplied by the filters; the backward
-// pass's two products (filters and input) are GEMMs too. Large batches are
-// cut into groups of samples that the worker pool (see Workers) computes;
-// the filter gradients of the groups are summed in group order.
+// pass's two products (filters and input) are GEMMs too. Without a backward
+// pass and without padding, the patches are read in the input itself. On
+// amd64 with AVX2 the products run in the package's tile kernels. Large
+// batches are cut into groups of samples that the worker pool (see
+// Workers) computes; the filter gradients of the groups are summed in group
+// order.
 //
 // Conv2d panics with ErrArg if stride < 1 or padding < 0, and with ErrShape if
 // the shapes do not fit or the output would be empty.
@@ -40,13 +43,30 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 	y := n.setShape(g.n, g.oc, g.oh, g.ow)
 	np := g.n * g.oh * g.ow
 	n.idx = g.runs(n.idx)
-	n.aux[0] = resize(n.aux[0], np*g.k)  // the unrolled input, kept for backward
+	// Without a backward pass, a convolution without padding whose filters
+	// fit the tile kernels reads its patches in the image itself.
+	direct := n.back == nil && g.padding == 0 && g.oc%16 == 0 && haveTileKernel
+	if !direct {
+		n.aux[0] = resize(n.aux[0], np*g.k) // the unrolled input, kept for backward
+	}
 	n.aux[1] = resize(n.aux[1], np*g.oc) // the product, [N·P, OC]
 	t := convTasks.Get()
 	*t = convTask{g: g, x: x.data, w: w.data, y: y, cols: n.aux[0], prod: n.aux[1], runs: n.idx}
 	if b != nil {
 		t.b = b.data
 	}
+	if useTiles(g.oc) {
+		// The filters transposed, [C·KH·KW, OC], for tileGemm; aux[2] is
+		// the backward pass's scratch afterwards.
+		n.aux[2] = resize(n.aux[2], g.k*g.oc)
+		t.wt = n.aux[2]
+		for o := 0; o < g.oc; o++ {
+			for l, v := range w.data[o*g.k : (o+1)*g.k] {
+				t.wt[l*g.oc+o] = v
+			}
+		}
+	}
+	t.direct = direct
 	t.plan(np * g.k * g.oc)
 	t.phase = convForward
 	par.Run(t.tasks, par.Workers(), t)
@@ -74,8 +94,11 @@ type convTask struct {
 	runs                []int
 	gy, gt, dx, scratch []float32
 	dw, parts           []float32 // the filter gradient and the groups' partial sums
+	wt                  []float32 // the filters transposed for tileGemm, or nil
 	acc, wantW, wantX   bool
-	sumSize, sumTasks   int // the chunks of convSum
+	tilesW              bool // the groups' filter gradients come from tileGemm, transposed
+	direct              bool // the forward product reads the image by convTiles
+	sumSize, sumTasks   int  // the chunks of convSum
 }
 
 var convTasks par.Free[convTask]
@@ -118,13 +141,24 @@ func (t *convTask) Task(i, w int) {
 	r0, r1 := s0*p, s1*p
 	switch t.phase {
 	case convForward:
+		if t.direct {
+			g.convTiles(t.prod[r0*g.oc:], t.x, t.wt, t.runs, r0, r1)
+			t.reorder(s0, s1)
+			return
+		}
 		g.unroll(t.cols[r0*g.k:], t.x, t.runs, r0, r1, false)
-		blas.Gemm1(false, true, r1-r0, g.oc, g.k, 1, t.cols[r0*g.k:], g.k, t.w, g.k, 0, t.prod[r0*g.oc:], g.oc)
+		if t.wt != nil {
+			tileGemm(r1-r0, g.oc, g.k, t.cols[r0*g.k:], g.k, 1, t.wt, g.oc, t.prod[r0*g.oc:], g.oc)
+		} else {
+			blas.Gemm1(false, true, r1-r0, g.oc, g.k, 1, t.cols[r0*g.k:], g.k, t.w, g.k, 0, t.prod[r0*g.oc:], g.oc)
+		}
 		t.reorder(s0, s1)
 	case convBack:
 		t.reorderGrad(s0, s1)
 		gt := t.gt[r0*g.oc:]
-		if t.wantW { // the group's dW = gtᵀ·cols, into dW itself for one group
+		if t.wantW && t.tilesW { // the group's dWᵀ = colsᵀ·gt, [C·KH·KW, OC]
+			tileGemm(g.k, g.oc, r1-r0, t.cols[r0*g.k:], 1, g.k, gt, g.oc, t.parts[i*g.oc*g.k:], g.oc)
+		} else if t.wantW { // the group's dW = gtᵀ·cols, into dW itself for one group
 			if t.tasks == 1 {
 				blas.Gemm1(true, false, g.oc, g.k, r1-r0, 1, gt, g.oc, t.cols[r0*g.k:], g.k, beta(t.acc), t.dw, g.k)
 			} else {
@@ -135,7 +169,11 @@ func (t *convTask) Task(i, w int) {
 			// dcols = gt·W for the group's rows, folded back onto its
 			// images while they are in the cache.
 			d := t.scratch[w*t.per*p*g.k : (w+1)*t.per*p*g.k]
-			blas.Gemm1(false, false, r1-r0, g.k, g.oc, 1, gt, g.oc, t.w, g.k, 0, d, g.k)
+			if useTiles(g.k) {
+				tileGemm(r1-r0, g.k, g.oc, gt, g.oc, 1, t.w, g.k, d, g.k)
+			} else {
+				blas.Gemm1(false, false, r1-r0, g.k, g.oc, 1, gt, g.oc, t.w, g.k, 0, d, g.k)
+			}
 			g.unroll(d, t.dx, t.runs, r0, r1, true)
 		}
 	}
@@ -148,6 +186,10 @@ func (t *convTask) sum(i int) {
 	hi := min(lo+t.sumSize, len(t.dw))
 	dw := t.dw[lo:hi]
 	size := len(t.dw)
+	if t.tilesW {
+		t.sumT(dw, lo)
+		return
+	}
 	for gi := 0; gi < t.tasks; gi++ {
 		part := t.parts[gi*size+lo : gi*size+hi]
 		if gi == 0 && !t.acc {
@@ -156,6 +198,25 @@ func (t *convTask) sum(i int) {
 		}
 		for j, v := range part {
 			dw[j] += v
+		}
+	}
+}
+
+// sumT is sum for partial gradients transposed, [C·KH·KW, OC]: dw holds
+// the elements of dW from lo on.
+func (t *convTask) sumT(dw []float32, lo int) {
+	g := &t.g
+	size := len(t.dw)
+	for j := range dw {
+		o, l := (lo+j)/g.k, (lo+j)%g.k
+		v := t.parts[l*g.oc+o]
+		for gi := 1; gi < t.tasks; gi++ {
+			v += t.parts[gi*size+l*g.oc+o]
+		}
+		if t.acc {
+			dw[j] += v
+		} else {
+			dw[j] = v
 		}
 	}
 }
@@ -385,7 +446,8 @@ func conv2dBack(n *node) {
 	nParts, nScratch := 0, 0
 	if t.wantW {
 		t.dw, t.acc = gradInto(w)
-		if t.tasks > 1 {
+		t.tilesW = useTiles(g.oc)
+		if t.tasks > 1 || t.tilesW {
 			nParts = t.tasks * len(t.dw)
 		}
 	}
@@ -397,7 +459,7 @@ func conv2dBack(n *node) {
 	t.parts, t.scratch = n.aux[2][:nParts], n.aux[2][nParts:]
 	t.phase = convBack
 	par.Run(t.tasks, workers, t)
-	if t.wantW && t.tasks > 1 {
+	if t.wantW && (t.tasks > 1 || t.tilesW) {
 		t.sumTasks, t.sumSize = par.Chunks(len(t.dw), 1<<14, 16)
 		t.phase = convSum
 		par.Run(t.sumTasks, workers, t)

@@ -241,6 +241,23 @@ func gradCases() []gradCase {
 			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.Conv2d(in[0], in[1], in[2], 2, 1) },
 		},
 		gradCase{
+			// 16 and 32 filters over 16·KH·KW inputs: every product of the
+			// forward and backward passes goes through the tile kernels on
+			// CPUs with AVX2 and FMA (32 columns with AVX-512).
+			name: "Conv2dTiles16",
+			inputs: func(rng *rand.Rand) []*tensor.Tensor {
+				return []*tensor.Tensor{uniform(rng, -1, 1, nil, 2, 16, 5, 5), uniform(rng, -1, 1, nil, 16, 16, 1, 1), uniform(rng, -1, 1, nil, 16)}
+			},
+			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.Conv2d(in[0], in[1], in[2], 1, 0) },
+		},
+		gradCase{
+			name: "Conv2dTiles32",
+			inputs: func(rng *rand.Rand) []*tensor.Tensor {
+				return []*tensor.Tensor{uniform(rng, -1, 1, nil, 1, 16, 5, 4), uniform(rng, -1, 1, nil, 32, 16, 3, 2), uniform(rng, -1, 1, nil, 32)}
+			},
+			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.Conv2d(in[0], in[1], in[2], 1, 1) },
+		},
+		gradCase{
 			name: "Conv2dKernel5x2",
 			inputs: func(rng *rand.Rand) []*tensor.Tensor {
 				return []*tensor.Tensor{uniform(rng, -1, 1, nil, 1, 2, 7, 6), uniform(rng, -1, 1, nil, 3, 2, 5, 2)}

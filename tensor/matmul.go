@@ -59,6 +59,14 @@ func (tp *Tape) Linear(x, w, b *Tensor) *Tensor {
 	n := tp.newNode(linearBack, x, w, b)
 	n.out.shape = append(append(n.out.shape[:0], x.shape[:len(x.shape)-1]...), out)
 	y := n.setShape(n.out.shape...)
+	if useLinearTiles(rows, out, in) {
+		var bd []float32
+		if b != nil {
+			bd = b.data
+		}
+		linearTiles(n, x.data, w.data, bd, y, rows, in, out)
+		return &n.out
+	}
 	var bt float32
 	if b != nil {
 		for r := 0; r < rows; r++ {

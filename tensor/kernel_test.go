@@ -1,0 +1,138 @@
+package tensor
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestTileGemm compares tileGemm with a float64 product computed here, on
+// shapes with a partial last tile of rows, strided operands (A read by
+// columns, as for a transposed matrix) and one-step inner dimensions.
+func TestTileGemm(t *testing.T) {
+	if !haveTileKernel {
+		t.Skip("no AVX2 and FMA")
+	}
+	for _, tc := range []struct {
+		name              string
+		m, n, k           int
+		lda, ka, ldb, ldc int
+	}{
+		{"one tile", 6, 16, 1, 1, 1, 16, 16},
+		{"8 columns", 8, 8, 7, 7, 1, 8, 8},
+		{"56 columns", 9, 56, 4, 4, 1, 56, 60},
+		{"partial rows", 7, 32, 5, 5, 1, 32, 32},
+		{"one row", 1, 16, 3, 3, 1, 16, 16},
+		{"strided", 13, 48, 20, 24, 1, 50, 49},
+		{"a by columns", 11, 16, 9, 1, 11, 16, 16},
+		{"conv1 group", 400, 32, 256, 256, 1, 32, 32},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(3, uint64(tc.m)))
+			a := make([]float32, (tc.m-1)*tc.lda+(tc.k-1)*tc.ka+1)
+			b := make([]float32, (tc.k-1)*tc.ldb+tc.n)
+			c := make([]float32, (tc.m-1)*tc.ldc+tc.n+1)
+			for _, s := range [][]float32{a, b, c} {
+				for i := range s {
+					s[i] = float32(rng.NormFloat64())
+				}
+			}
+			sentinel := c[len(c)-1]
+			old := append([]float32(nil), c...)
+			tileGemm(tc.m, tc.n, tc.k, a, tc.lda, tc.ka, b, tc.ldb, c, tc.ldc)
+			for i := 0; i < tc.m; i++ {
+				for j := 0; j < tc.ldc && i*tc.ldc+j < len(c)-1; j++ {
+					got := c[i*tc.ldc+j]
+					if j >= tc.n {
+						if got != old[i*tc.ldc+j] {
+							t.Fatalf("c[%d, %d] outside the product changed", i, j)
+						}
+						continue
+					}
+					var want, mag float64
+					for l := 0; l < tc.k; l++ {
+						p := float64(a[i*tc.lda+l*tc.ka]) * float64(b[l*tc.ldb+j])
+						want += p
+						mag += math.Abs(p)
+					}
+					// float32 rounding of k products and sums.
+					if tol := 1e-6 * float64(tc.k+1) * (mag + 1); math.Abs(float64(got)-want) > tol {
+						t.Fatalf("c[%d, %d] = %g, want %g ± %g", i, j, got, want, tol)
+					}
+				}
+			}
+			if c[len(c)-1] != sentinel {
+				t.Fatal("tileGemm wrote past C")
+			}
+		})
+	}
+}
+
+func TestTileGemmPanics(t *testing.T) {
+	if !haveTileKernel {
+		t.Skip("no AVX2 and FMA")
+	}
+	for _, tc := range []struct {
+		name    string
+		m, n, k int
+		la, lb  int
+	}{
+		{"n not a multiple of 8", 2, 12, 2, 4, 24},
+		{"short a", 2, 16, 2, 3, 32},
+		{"short b", 2, 16, 2, 4, 31},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("no panic")
+				}
+			}()
+			tileGemm(tc.m, tc.n, tc.k, make([]float32, tc.la), tc.k, 1, make([]float32, tc.lb), tc.n, make([]float32, tc.m*tc.n), tc.n)
+		})
+	}
+}
+
+// TestLinearTiles compares Linear on weights large enough for linearTiles
+// with a float64 product computed here, for row counts that round up to 8,
+// 16 and 32 columns of xᵀ, with and without a bias.
+func TestLinearTiles(t *testing.T) {
+	const in, out = 600, 448
+	if !useLinearTiles(1, out, in) {
+		t.Skip("no tile kernel")
+	}
+	for _, tc := range []struct {
+		rows int
+		bias bool
+	}{{1, true}, {8, false}, {9, true}, {32, true}} {
+		rng := rand.New(rand.NewPCG(5, uint64(tc.rows)))
+		x, w := New(tc.rows, in), New(out, in)
+		x.FillNormal(rng, 0, 1)
+		w.FillNormal(rng, 0, 1)
+		var b *Tensor
+		if tc.bias {
+			b = New(out)
+			b.FillNormal(rng, 0, 1)
+		}
+		var tp Tape
+		for range 2 { // the second step reuses the scratch memory
+			tp.Reset()
+			y := tp.Linear(x, w, b).Data()
+			for i := 0; i < tc.rows; i++ {
+				for j := 0; j < out; j++ {
+					var want, mag float64
+					if b != nil {
+						want = float64(b.Data()[j])
+					}
+					for l := 0; l < in; l++ {
+						p := float64(x.Data()[i*in+l]) * float64(w.Data()[j*in+l])
+						want += p
+						mag += math.Abs(p)
+					}
+					if got := float64(y[i*out+j]); math.Abs(got-want) > 1e-6*in*(mag+1) {
+						t.Fatalf("rows %d: y[%d, %d] = %g, want %g", tc.rows, i, j, got, want)
+					}
+				}
+			}
+		}
+	}
+}
