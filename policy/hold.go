@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 )
 
@@ -49,6 +50,13 @@ func (c HoldConfig) Validate() error {
 // with its own state for an exact resume.
 type Hold struct {
 	cdf []float64 // cdf[n-1] = P(duration ≤ n)
+
+	// ApplyDiscrete's space, masks and source during a call
+	n      int
+	start  int64
+	mask   []float32
+	rng    *rand.Rand
+	drawFn func(row int, a []int64)
 }
 
 // NewHold returns the Hold cfg describes, nil when cfg is off. It returns
@@ -70,7 +78,9 @@ func NewHold(cfg HoldConfig) (*Hold, error) {
 		cdf[n] /= sum
 	}
 	cdf[len(cdf)-1] = 1
-	return &Hold{cdf: cdf}, nil
+	h := &Hold{cdf: cdf}
+	h.drawFn = h.drawDiscrete
+	return h, nil
 }
 
 // Duration draws a duration in 1…MaxDuration with one uniform number from
@@ -124,6 +134,36 @@ func (h *Hold) Apply(dst *batch.Batch, act []int64, state any, k, m int, eps flo
 		}
 	}
 	return nil
+}
+
+// ApplyDiscrete is Apply for k envs of one action each in a Discrete space
+// of n actions from start: the random action is uniform over the n actions,
+// or over those the env's row of mask allows (mask: k·n values, 0 for a
+// forbidden action; nil for none). A held action the mask no longer allows
+// is replaced, for that step, by a random allowed one.
+func (h *Hold) ApplyDiscrete(dst *batch.Batch, act []int64, state any, k, n int, start int64, mask []float32,
+	eps float64, rng *rand.Rand) error {
+	h.n, h.start, h.mask, h.rng = n, start, mask, rng
+	err := h.Apply(dst, act, state, k, 1, eps, rng, h.drawFn)
+	h.mask, h.rng = nil, nil
+	if err != nil || mask == nil {
+		return err
+	}
+	for i, a := range act[:k] {
+		if mask[i*n+int(a-start)] == 0 {
+			act[i] = start + int64(env.SampleValid(mask[i*n:(i+1)*n], rng))
+		}
+	}
+	return nil
+}
+
+// drawDiscrete draws ApplyDiscrete's random action of row i into a.
+func (h *Hold) drawDiscrete(i int, a []int64) {
+	if h.mask != nil {
+		a[0] = h.start + int64(env.SampleValid(h.mask[i*h.n:(i+1)*h.n], h.rng))
+		return
+	}
+	a[0] = h.start + h.rng.Int64N(int64(h.n))
 }
 
 // holdState returns the int64 array [k, w] under "state" in dst, made when

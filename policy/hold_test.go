@@ -264,3 +264,33 @@ func TestQHoldAllocations(t *testing.T) {
 		t.Errorf("Q.Act with a hold: %v allocations", a)
 	}
 }
+
+// TestHoldDiscreteMask checks ApplyDiscrete with masks: random actions are
+// drawn among the allowed ones, and a held action a later mask forbids is
+// replaced by an allowed one for that step.
+func TestHoldDiscreteMask(t *testing.T) {
+	h, err := policy.NewHold(policy.HoldConfig{MaxDuration: 1 << 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	var dst batch.Batch
+	// Discrete(3, start 1): only action 3 (index 2) allowed.
+	act := []int64{1}
+	if err := h.ApplyDiscrete(&dst, act, nil, 1, 3, 1, []float32{0, 0, 1}, 1, rng); err != nil {
+		t.Fatal(err)
+	}
+	if act[0] != 3 {
+		t.Fatalf("random action %d, want the only allowed 3", act[0])
+	}
+	st, _ := dst.Array(batch.KeyState)
+	state := st.Copy()
+	// Still held, but now only action 1 (index 0) is allowed.
+	act[0] = 1
+	if err := h.ApplyDiscrete(&dst, act, state, 1, 3, 1, []float32{1, 0, 0}, 1, rng); err != nil {
+		t.Fatal(err)
+	}
+	if act[0] != 1 {
+		t.Errorf("held action under a mask forbidding it: %d, want the allowed 1", act[0])
+	}
+}

@@ -43,9 +43,7 @@ type Q struct {
 	mask   Mask
 	ps     nn.Params
 
-	hold     *Hold
-	drawFn   func(row int, a []int64)
-	drawMask []float32 // the mask of the rows Act draws for, while it holds
+	hold *Hold
 }
 
 // NewQ returns a Q policy acting with net, whose output for k observations
@@ -101,20 +99,7 @@ func (p *Q) SetHold(cfg HoldConfig) error {
 		return err
 	}
 	p.hold = h
-	if p.drawFn == nil {
-		p.drawFn = p.draw
-	}
 	return nil
-}
-
-// draw writes a uniformly random action (the space's start added) of row
-// i into a, among the allowed ones when Act has a mask.
-func (p *Q) draw(i int, a []int64) {
-	if p.drawMask != nil {
-		a[0] = p.space.Start() + int64(env.SampleValid(p.drawMask[i*p.n:(i+1)*p.n], p.rng))
-		return
-	}
-	a[0] = p.space.Start() + p.rng.Int64N(int64(p.n))
 }
 
 // Eps returns the exploration rates set by SetEps.
@@ -165,18 +150,8 @@ func (p *Q) Act(dst, obs *batch.Batch, state any, explore bool) error {
 			eps = p.epsTrain
 		}
 		if p.hold != nil {
-			p.drawMask = mask
-			err := p.hold.Apply(dst, a, state, k, 1, eps, p.rng, p.drawFn)
-			p.drawMask = nil
-			if err != nil {
+			if err := p.hold.ApplyDiscrete(dst, a, state, k, p.n, start, mask, eps, p.rng); err != nil {
 				return err
-			}
-			if mask != nil {
-				for i := range a { // a held action the mask no longer allows
-					if mask[i*p.n+int(a[i]-start)] == 0 {
-						a[i] = start + int64(env.SampleValid(mask[i*p.n:(i+1)*p.n], p.rng))
-					}
-				}
 			}
 		} else if eps > 0 {
 			for i := range a {
