@@ -16,7 +16,8 @@ import (
 
 // BenchmarkAct acts for 1 env and 8 envs (the collector benchmark's
 // setting) with the MLP 4→64→64→2 of the collector benchmark: the Q policy
-// ε-greedily, the Actor by sampling a Categorical.
+// ε-greedily (q-hold: with εz-greedy holds, from zero states), the Actor
+// by sampling a Categorical.
 func BenchmarkAct(b *testing.B) {
 	space, _ := env.NewDiscrete(2, 0)
 	for _, k := range []int{1, 8} {
@@ -29,12 +30,16 @@ func BenchmarkAct(b *testing.B) {
 		q, _ := policy.NewQ(policy.ObsNet{Layer: mlp}, space, rng)
 		q.SetEps(0.1, 0.05)
 		q.SetTrainingStep(true)
+		qh, _ := policy.NewQ(policy.ObsNet{Layer: mlp}, space, rng)
+		qh.SetEps(0.1, 0.05)
+		qh.SetHold(policy.HoldConfig{Mu: 2, MaxDuration: 100})
+		qh.SetTrainingStep(true)
 		actor, _ := policy.NewActor(policy.ObsNet{Layer: mlp}, policy.CategoricalHead{}, space, rng, policy.ActorConfig{})
 		actor.SetTrainingStep(true)
 		for _, p := range []struct {
 			name string
 			p    policy.Policy
-		}{{"q", q}, {"actor", actor}} {
+		}{{"q", q}, {"q-hold", qh}, {"actor", actor}} {
 			b.Run(algotest.BLASTag()+"/"+p.name+"/envs="+strconv.Itoa(k), func(b *testing.B) {
 				var out batch.Batch
 				cputime.Measure(b, func() {

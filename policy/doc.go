@@ -27,6 +27,10 @@
 //   - [BoxMap] maps a continuous policy's raw actions to a Box (clip, tanh,
 //     rescale from [−1, 1]), Tianshou's map_action; policies that map
 //     actions implement [ActionMapper], which collectors use.
+//   - [Hold] makes ε-greedy exploration temporally extended (εz-greedy):
+//     an exploring env keeps its random action for a duration drawn from a
+//     truncated zeta distribution. Q takes it with SetHold; the DQN family,
+//     BDQN and discrete SAC expose it as their ez_greedy setting.
 //   - [ComputeAction] acts on a single observation.
 //   - [DiscreteActTo] and [BoxActTo] give a policy the action array under
 //     "act" in its destination batch, reused from call to call: the policies
@@ -86,6 +90,21 @@
 //   - ε-greedy draws one uniform number per row and, for the rows that
 //     explore, one action among all n (the greedy one included), which is
 //     Tianshou's distribution (it argmaxes random numbers over the actions).
+//   - Temporally extended exploration (Hold) is one state machine shared by
+//     every discrete policy that explores with random actions, not an
+//     exploration per algorithm: its state per env (remaining steps and the
+//     held action, int64) is the policy's hidden state, so the collector
+//     zeroes it when an env's episode starts and saves it with its own
+//     state, and Hold keeps nothing between calls but its table. Durations
+//     come from the inverse of the truncated zeta distribution function
+//     (one uniform number per draw, exact for any μ ≥ 0) rather than
+//     Devroye's rejection sampler for the untruncated law, whose rare very
+//     long draws would outlast every episode. The random action is drawn
+//     when the hold starts and kept, as Dabney et al. (2021) do; where a
+//     mask later forbids it, that step takes a random allowed action.
+//     Random actions drawn anew at every step average out to no push on
+//     MountainCar; held ones carry episodes to the flag, which is how BDQN
+//     and discrete SAC meet their bars there (LEARNING.md).
 //   - A Head is a factory of distributions (New) plus a setter (Set) rather
 //     than a function returning a distribution: distributions are reusable
 //     values, and acting and learning each keep their own so that neither

@@ -42,6 +42,8 @@ type Q struct {
 	argmax []int
 	mask   Mask
 	ps     nn.Params
+
+	hold *Hold
 }
 
 // NewQ returns a Q policy acting with net, whose output for k observations
@@ -87,14 +89,30 @@ func (p *Q) SetEps(train, test float64) error {
 	return nil
 }
 
+// SetHold sets temporally extended ε-greedy exploration (HoldConfig; the
+// zero value turns it off). While it is on, Act with explore writes its
+// per-env state under "state". It returns Validate's error, changing
+// nothing.
+func (p *Q) SetHold(cfg HoldConfig) error {
+	h, err := NewHold(cfg)
+	if err != nil {
+		return err
+	}
+	p.hold = h
+	return nil
+}
+
 // Eps returns the exploration rates set by SetEps.
 func (p *Q) Eps() (train, test float64) { return p.epsTrain, p.epsTest }
 
 // Act writes under "act" the int64 actions [k] of largest Q-value for the k
 // observations in obs (ties: the first), and with explore replaces each by a
 // uniformly random action with probability ε; with action masks in obs both
-// choose among the allowed actions only. It writes nothing else and ignores
-// state. It does not allocate when dst, obs and their arrays are those of
+// choose among the allowed actions only (a held action the mask no longer
+// allows is replaced, for that step, by a random allowed one). Without
+// SetHold it writes nothing else and ignores state; with it, explore holds
+// random actions as Hold.Apply does, its state read from state and written
+// under "state". It does not allocate when dst, obs and their arrays are those of
 // the previous call.
 //
 // Act returns an error wrapping ErrObs if the network cannot take obs or a
@@ -131,7 +149,11 @@ func (p *Q) Act(dst, obs *batch.Batch, state any, explore bool) error {
 		if p.training {
 			eps = p.epsTrain
 		}
-		if eps > 0 {
+		if p.hold != nil {
+			if err := p.hold.ApplyDiscrete(dst, a, state, k, p.n, start, mask, eps, p.rng); err != nil {
+				return err
+			}
+		} else if eps > 0 {
 			for i := range a {
 				switch {
 				case p.rng.Float64() >= eps:

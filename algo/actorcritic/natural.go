@@ -209,6 +209,9 @@ func (n *Natural) Init(cfg NaturalConfig, st NaturalStep, net *Net, act env.Spac
 	n.fwd.SetGradEnabled(false)
 	n.jtp.SetGradEnabled(false)
 	n.stats = map[string]float64{"actor_loss": 0, "vf_loss": 0, "kl": 0, "step": 0}
+	if n.logStd != nil {
+		n.stats["sigma"] = 0
+	}
 	return nil
 }
 
@@ -283,7 +286,8 @@ func (n *Natural) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) e
 // and CriticIters Adam steps of the critic on mean((G − V)²). It returns
 // the means over the minibatches of "actor_loss" (L before the step),
 // "vf_loss", "kl" (the mean KL divergence of the step) and "step" (the
-// step's length along the natural direction), in a map owned by the
+// step's length along the natural direction), and for a Normal head
+// "sigma" (the mean σ after the last step), in a map owned by the
 // algorithm.
 //
 // It returns an error if b lacks a key or holds actions outside the space,
@@ -324,6 +328,13 @@ func (n *Natural) UpdateRepeat(b *batch.Batch, batchSize, repeat int) (map[strin
 	}
 	k := float64(steps)
 	n.stats["actor_loss"], n.stats["vf_loss"], n.stats["kl"], n.stats["step"] = lossSum/k, vfSum/k, klSum/k, stepSum/k
+	if n.logStd != nil {
+		var s float64
+		for _, v := range n.logStd.Data() {
+			s += math.Exp(float64(v))
+		}
+		n.stats["sigma"] = s / float64(n.logStd.Len())
+	}
 	return n.stats, nil
 }
 

@@ -115,6 +115,10 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*BDQN, error) {
 	}
 	b.src = rand.NewPCG(rng.Uint64(), rng.Uint64())
 	pol.net, pol.ps, pol.rng = b.net, b.netPs, rand.New(b.src)
+	if pol.hold, err = policy.NewHold(cfg.Hold); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	pol.drawFn = pol.draw
 	pol.tp.SetGradEnabled(false)
 	b.pol = pol
 	b.counters.EpsTrain = cfg.EpsTrain

@@ -15,6 +15,7 @@ import (
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
+	"github.com/gorl/gorl/policy"
 )
 
 func multi(t testing.TB, n int64, d int) *env.MultiDiscrete {
@@ -50,6 +51,19 @@ func TestBDQN(t *testing.T) {
 	algotest.CheckOffPolicy(t, c)
 }
 
+// TestBDQNHold runs the same checks with temporally extended ε-greedy
+// exploration, whose state travels in the collector's hidden state.
+func TestBDQNHold(t *testing.T) {
+	hold := func(hidden int) bdqn.Config {
+		cfg := small(hidden)
+		cfg.Hold = policy.HoldConfig{Mu: 2, MaxDuration: 20}
+		return cfg
+	}
+	c := algotest.SmallOffPolicy(bdqn.New, hold, multi(t, 5, 3), params)
+	c.Explore = func(b *bdqn.BDQN) { b.SetEps(1, 1) }
+	algotest.CheckOffPolicy(t, c)
+}
+
 // TestRejects checks that New refuses invalid settings and action spaces
 // with a message naming them.
 func TestRejects(t *testing.T) {
@@ -57,6 +71,7 @@ func TestRejects(t *testing.T) {
 		{Name: "one bin", Edit: func(c *bdqn.Config) { c.Bins = 1 }, Want: "action_per_branch"},
 		{Name: "no trunk", Edit: func(c *bdqn.Config) { c.CommonHidden = nil }, Want: "common_hidden_sizes"},
 		{Name: "gamma", Edit: func(c *bdqn.Config) { c.Gamma = 2 }, Want: "gamma"},
+		{Name: "hold", Edit: func(c *bdqn.Config) { c.Hold.Mu = -1 }, Want: "hold mu"},
 		{Name: "target", Edit: func(c *bdqn.Config) { c.TargetUpdateFreq = 0 }, Want: "target_update_freq"},
 		{Name: "eps decay", Edit: func(c *bdqn.Config) { c.EpsDecay = 1 }, Want: "eps_decay"},
 	}, algotest.Discrete(t, 3, 0))
@@ -210,5 +225,51 @@ func TestBoxActions(t *testing.T) {
 	bad, _ := nd.FromSlice([]float32{5, 0}, 1, 2)
 	if err := mapper.MapActionTo(nd.Zeros(nd.Float32, 1, 2), bad); err == nil {
 		t.Error("an index outside the points mapped without error")
+	}
+}
+
+// TestHoldActions checks that with Config.Hold and very long durations an
+// exploring observation keeps its random action (every branch) from step
+// to step while its state is handed back, and draws anew from a zero
+// state (an episode's start).
+func TestHoldActions(t *testing.T) {
+	cfg := small(8)
+	cfg.Hold = policy.HoldConfig{MaxDuration: 1 << 16}
+	b, err := bdqn.New(cfg, algotest.Box(t, -10, 10, 4), multi(t, 7, 3), rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := b.Policy()
+	b.SetEps(1, 1)
+	p.SetTrainingStep(true)
+	obs := batch.MustNew(batch.KeyObs, [][]float32{{0, 1, 2, 3}, {1, 1, 1, 1}})
+	var dst batch.Batch
+	var first []int64
+	var state any
+	for step := range 10 {
+		if err := p.Act(&dst, obs, state, true); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := dst.Array(batch.KeyAct)
+		got := nd.ToSlice[int64](a)
+		if step == 0 {
+			first = got
+		} else if !slices.Equal(got, first) {
+			t.Fatalf("step %d: actions %v, want the held %v", step, got, first)
+		}
+		st, err := dst.Array(batch.KeyState)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state = st.Copy()
+	}
+	// From zero states the 6 indices are drawn afresh: equal to the held
+	// ones with probability 7⁻⁶.
+	if err := p.Act(&dst, obs, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := dst.Array(batch.KeyAct)
+	if slices.Equal(nd.ToSlice[int64](a), first) {
+		t.Errorf("zero states kept the held actions %v", first)
 	}
 }

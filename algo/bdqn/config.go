@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/gorl/gorl/optim"
+	"github.com/gorl/gorl/policy"
 )
 
 // ErrConfig is wrapped by the errors of Validate and New for an invalid
@@ -51,6 +52,11 @@ type Config struct {
 	// EpsTest is ε when testing and the floor of the training ε. Default
 	// 0.01.
 	EpsTest float64 `json:"eps_test"`
+	// Hold makes the ε-greedy exploration temporally extended (εz-greedy,
+	// policy.HoldConfig): an exploring env keeps its random action (an
+	// index drawn uniformly in every branch) for a duration drawn from a
+	// zeta distribution. Default off.
+	Hold policy.HoldConfig `json:"ez_greedy"`
 }
 
 // DefaultConfig returns the settings of Tianshou's BDQN test
@@ -103,6 +109,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: eps_train %v, eps_test %v outside [0, 1]", ErrConfig, c.EpsTrain, c.EpsTest)
 	case !(c.EpsDecay >= 0 && c.EpsDecay < 1) || math.IsNaN(c.EpsDecay):
 		return fmt.Errorf("%w: eps_decay %v outside [0, 1)", ErrConfig, c.EpsDecay)
+	}
+	if err := c.Hold.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	if err := c.Optim.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)

@@ -38,6 +38,13 @@
 //
 // # Decisions
 //
+//   - Config.Hold makes the ε-greedy exploration temporally extended
+//     (policy.Hold, εz-greedy): the random action of all branches is kept
+//     for a drawn number of steps, one hold per env rather than per
+//     branch, since Tianshou's exploration replaces the whole action too.
+//     Without it no training episode reaches MountainCarContinuous's flag
+//     (random forces drawn at every step average out); with it the
+//     preset meets the bar (LEARNING.md).
 //   - A Box is discretized inside the policy rather than by wrapping the
 //     envs: its actions are the indices of the points env.ContinuousToDiscrete
 //     maps to (env.ActionMesh, one mesh for both), stored in the buffer as

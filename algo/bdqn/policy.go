@@ -16,7 +16,9 @@ import (
 // branchPolicy acts with the action of largest Q-value in every branch,
 // and when exploring replaces an observation's whole action by a uniformly
 // random one with probability ε (εTrain while the training-step flag is
-// on, εTest while it is off), as Tianshou's BDQN policy does.
+// on, εTest while it is off), as Tianshou's BDQN policy does. With
+// Config.Hold an exploring observation keeps its random action for a drawn
+// number of steps (policy.Hold, state under "state").
 //
 // In a MultiDiscrete space its actions are the space's. In a Box it acts
 // in the discretized space of env.ContinuousToDiscrete: its actions are the
@@ -38,6 +40,18 @@ type branchPolicy struct {
 	tp     tensor.Tape
 	caller nn.Caller
 	greedy []int
+
+	hold   *policy.Hold // temporally extended ε-greedy, nil when off
+	drawFn func(row int, a []int64)
+	held   []int64 // the actions [k, D] as indices, for hold
+}
+
+// draw writes a uniformly random index of every branch into a, the
+// random action of a held exploration.
+func (p *branchPolicy) draw(_ int, a []int64) {
+	for j := range a {
+		a[j] = int64(p.rng.IntN(p.a))
+	}
 }
 
 // Params returns the Q network's parameters.
@@ -73,6 +87,22 @@ func (p *branchPolicy) Act(dst, obs *batch.Batch, state any, explore bool) error
 	eps := p.epsTest
 	if p.training {
 		eps = p.epsTrain
+	}
+	if explore && p.hold != nil {
+		if cap(p.held) < k*p.d {
+			p.held = make([]int64, k*p.d)
+		}
+		p.held = p.held[:k*p.d]
+		for i, g := range p.greedy {
+			p.held[i] = int64(g)
+		}
+		if err := p.hold.Apply(dst, p.held, state, k, p.d, eps, p.rng, p.drawFn); err != nil {
+			return err
+		}
+		for i, h := range p.held {
+			p.greedy[i] = int(h)
+		}
+		explore = false // chosen
 	}
 	for i := range k {
 		if explore && eps > 0 && p.rng.Float64() < eps {

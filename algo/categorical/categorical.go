@@ -130,6 +130,9 @@ func (d *DQN) Init(s Settings, h Head, e Exploration, obs, act env.Space, rng *r
 	if err := d.q.SetEps(e.EpsTrain, e.EpsTest); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
+	if err := d.q.SetHold(e.Hold); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
+	}
 	d.ntp.SetGradEnabled(false)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/optim"
+	"github.com/gorl/gorl/policy"
 )
 
 // ErrConfig is wrapped by the errors of Validate and Init for an invalid
@@ -163,6 +164,10 @@ type Exploration struct {
 	EpsTrainFinal float64 `json:"eps_train_final"`
 	EpsDecaySteps int64   `json:"eps_decay_steps"`
 	EpsTest       float64 `json:"eps_test"`
+	// Hold makes the ε-greedy exploration temporally extended (εz-greedy,
+	// policy.HoldConfig): an exploring env keeps its random action for a
+	// duration drawn from a zeta distribution. Default off.
+	Hold policy.HoldConfig `json:"ez_greedy"`
 }
 
 // Validate returns an error wrapping ErrConfig naming the first invalid
@@ -174,6 +179,9 @@ func (e Exploration) Validate() error {
 		return bad("ε (eps_train %v, eps_train_final %v, eps_test %v) outside [0, 1]", e.EpsTrain, e.EpsTrainFinal, e.EpsTest)
 	case e.EpsDecaySteps < 0:
 		return bad("eps_decay_steps %d < 0", e.EpsDecaySteps)
+	}
+	if err := e.Hold.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/optim"
+	"github.com/gorl/gorl/policy"
 )
 
 // ErrConfig is wrapped by the errors of Validate and New for an invalid
@@ -42,6 +43,13 @@ type Config struct {
 	// DeterministicEval makes the policy act with the most probable action
 	// when not collecting training data. Default true.
 	DeterministicEval bool `json:"deterministic_eval"`
+	// Hold and HoldEps add temporally extended random actions to the
+	// training collection (εz-greedy, policy.HoldConfig): an env that holds
+	// no random action starts one with probability HoldEps in [0, 1],
+	// keeps it for a duration drawn from a zeta distribution, and
+	// otherwise samples the actor. Default off.
+	Hold    policy.HoldConfig `json:"ez_greedy"`
+	HoldEps float64           `json:"ez_eps"`
 }
 
 // DefaultConfig returns Tianshou's CartPole discrete SAC test settings
@@ -81,6 +89,11 @@ func (c Config) Validate() error {
 		return bad("n_step %d < 1", c.NStep)
 	case !(c.TargetEntropyRatio > 0 && c.TargetEntropyRatio <= 1) || math.IsNaN(c.TargetEntropyRatio):
 		return bad("target_entropy_ratio %v outside (0, 1]", c.TargetEntropyRatio)
+	case !(c.HoldEps >= 0 && c.HoldEps <= 1):
+		return bad("ez_eps %v outside [0, 1]", c.HoldEps)
+	}
+	if err := c.Hold.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	for _, h := range append(c.ActorHidden[:len(c.ActorHidden):len(c.ActorHidden)], c.CriticHidden...) {
 		if h < 1 {

@@ -25,6 +25,7 @@ type DiscreteSAC struct {
 	space         *env.Discrete
 	actor         *nn.MLP
 	pol           *policy.Actor
+	exp           policy.Policy // pol, or pol with held random actions
 	aps           nn.Params
 	actorOpt      *actorcritic.Optimizer
 	critics, tgts [2]*nn.MLP
@@ -104,9 +105,18 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*DiscreteSAC, error) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	s.polSrc = rand.NewPCG(rng.Uint64(), rng.Uint64())
-	if s.pol, err = policy.NewActor(policy.NewObsNet(s.actor, obs), policy.CategoricalHead{}, act, rand.New(s.polSrc),
+	polRng := rand.New(s.polSrc)
+	if s.pol, err = policy.NewActor(policy.NewObsNet(s.actor, obs), policy.CategoricalHead{}, act, polRng,
 		policy.ActorConfig{DeterministicEval: cfg.DeterministicEval}); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	s.exp = s.pol
+	hold, err := policy.NewHold(cfg.Hold)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if hold != nil {
+		s.exp = &heldActor{Actor: s.pol, hold: hold, eps: cfg.HoldEps, space: space, rng: polRng}
 	}
 	s.aps = s.pol.Params()
 	if s.actorOpt, err = actorcritic.NewOptimizer(s.aps, cfg.ActorOptim); err != nil {
@@ -122,8 +132,9 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*DiscreteSAC, error) {
 // Config returns the configuration.
 func (s *DiscreteSAC) Config() Config { return s.cfg }
 
-// Policy returns the policy (a *policy.Actor over a Categorical).
-func (s *DiscreteSAC) Policy() policy.Policy { return s.pol }
+// Policy returns the policy: a *policy.Actor over a Categorical, which
+// Config.Hold wraps to hold random actions while collecting.
+func (s *DiscreteSAC) Policy() policy.Policy { return s.exp }
 
 // Alpha returns the current temperature α.
 func (s *DiscreteSAC) Alpha() float64 { return s.alpha.Value() }

@@ -3,6 +3,7 @@ package discretesac_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -12,6 +13,7 @@ import (
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
+	"github.com/gorl/gorl/policy"
 )
 
 func small(hidden int) discretesac.Config {
@@ -22,6 +24,57 @@ func small(hidden int) discretesac.Config {
 
 func TestCheckOffPolicy(t *testing.T) {
 	algotest.CheckOffPolicy(t, algotest.SmallOffPolicy(discretesac.New, small, algotest.Discrete(t, 3, 0), (*discretesac.DiscreteSAC).Params))
+}
+
+// TestCheckOffPolicyHold runs the same checks with held random actions,
+// whose state travels in the collector's hidden state.
+func TestCheckOffPolicyHold(t *testing.T) {
+	hold := func(hidden int) discretesac.Config {
+		cfg := small(hidden)
+		cfg.Hold, cfg.HoldEps = policy.HoldConfig{Mu: 2, MaxDuration: 20}, 0.5
+		return cfg
+	}
+	algotest.CheckOffPolicy(t, algotest.SmallOffPolicy(discretesac.New, hold, algotest.Discrete(t, 3, 0), (*discretesac.DiscreteSAC).Params))
+}
+
+// TestHold checks Config.Hold: with HoldEps 1 and durations uniform in
+// 1…65536 each env keeps one random action over 5 training steps while its
+// state is handed back, and tests (the training-step flag off) act with
+// the actor alone and write no state.
+func TestHold(t *testing.T) {
+	cfg := small(8)
+	cfg.Hold, cfg.HoldEps = policy.HoldConfig{MaxDuration: 1 << 16}, 1
+	s := algotest.Build(t, discretesac.New, cfg, algotest.Discrete(t, 3, 0), rand.New(rand.NewPCG(1, 2)))
+	p := s.Policy()
+	obs := batch.MustNew("obs", nd.Zeros(nd.Float32, 16, 4))
+	var test batch.Batch
+	if err := p.Act(&test, obs, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	if test.Has(batch.KeyState) {
+		t.Error("a test step wrote a hold state")
+	}
+	p.SetTrainingStep(true)
+	var dst batch.Batch
+	var state any
+	var first []int64
+	for step := range 5 {
+		if err := p.Act(&dst, obs, state, true); err != nil {
+			t.Fatal(err)
+		}
+		st, err := dst.Array(batch.KeyState)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state = st.Copy()
+		a, _ := dst.Array("act")
+		got := nd.ToSlice[int64](a)
+		if step == 0 {
+			first = got
+		} else if !slices.Equal(got, first) {
+			t.Fatalf("step %d: actions %v, want the held %v", step, got, first)
+		}
+	}
 }
 
 func TestNewRejects(t *testing.T) {
@@ -35,6 +88,8 @@ func TestNewRejects(t *testing.T) {
 		{Name: "ratio", Edit: func(c *discretesac.Config) { c.TargetEntropyRatio = 1.2 }, Want: "target_entropy_ratio"},
 		{Name: "actor_hidden", Edit: func(c *discretesac.Config) { c.ActorHidden = nil }, Want: "actor_hidden"},
 		{Name: "critic lr", Edit: func(c *discretesac.Config) { c.CriticOptim.Optim.LR = -1 }, Want: "critic_optim"},
+		{Name: "ez_eps", Edit: func(c *discretesac.Config) { c.HoldEps = 2 }, Want: "ez_eps"},
+		{Name: "hold", Edit: func(c *discretesac.Config) { c.Hold.Mu = -1 }, Want: "hold mu"},
 	}, box)
 }
 

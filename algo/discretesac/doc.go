@@ -31,6 +31,13 @@
 //
 // # Decisions
 //
+//   - Config.Hold and HoldEps add εz-greedy random actions (policy.Hold) to
+//     the training collection, in a wrapper of the actor's policy that
+//     tests do not use: the soft policy alone stays near uniform on
+//     MountainCar, whose flag actions drawn at every step never reach, so
+//     its critics only ever see −1 per step. Held random actions reach it
+//     in some episodes from the start, and the off-policy critics learn
+//     from them whatever policy chose them (LEARNING.md).
 //   - One Adam over both critics, as actorcritic.Critics does for the
 //     continuous ones: their losses are separate sums, so it steps each as
 //     Tianshou's optimizer per critic would. The critics are MLPs to |A|

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/optim"
+	"github.com/gorl/gorl/policy"
 )
 
 // ErrConfig is wrapped by the errors of Validate, New and the other
@@ -99,6 +100,10 @@ type Config struct {
 	EpsDecaySteps int64   `json:"eps_decay_steps"`
 	// EpsTest is ε while testing, in [0, 1]. Default 0.05.
 	EpsTest float64 `json:"eps_test"`
+	// Hold makes the ε-greedy exploration temporally extended (εz-greedy,
+	// policy.HoldConfig): an exploring env keeps its random action for a
+	// duration drawn from a zeta distribution. Default off.
+	Hold policy.HoldConfig `json:"ez_greedy"`
 
 	// BetaFinal and BetaAnnealSteps anneal the importance-sampling exponent β
 	// of a prioritized buffer linearly from its configured value to
@@ -195,6 +200,9 @@ func (c Config) Validate() error {
 		return bad("negative schedule length")
 	case c.BetaAnnealSteps > 0 && !(c.BetaFinal >= 0 && !math.IsInf(c.BetaFinal, 0)):
 		return bad("beta_final %v", c.BetaFinal)
+	}
+	if err := c.Hold.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	for _, h := range c.Hidden {
 		if h < 1 {

@@ -144,6 +144,9 @@ func NewWithNetworks(cfg Config, net, target policy.Network, act env.Space, rng 
 	if err := d.pol.SetEps(cfg.EpsTrain, cfg.EpsTest); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
+	if err := d.pol.SetHold(cfg.Hold); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
 	d.ntp.SetGradEnabled(false)
 	d.tgtTp.SetGradEnabled(false)
 	d.next.d = d

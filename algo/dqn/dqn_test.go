@@ -321,6 +321,7 @@ func TestConfigErrors(t *testing.T) {
 		{"loss", func(c *dqn.Config) { c.Loss = "l1" }},
 		{"eps", func(c *dqn.Config) { c.EpsTest = -0.1 }},
 		{"hidden", func(c *dqn.Config) { c.Hidden = []int{0} }},
+		{"hold", func(c *dqn.Config) { c.Hold.MaxDuration = -1 }},
 		{"lr", func(c *dqn.Config) { c.Optim.LR = -1 }},
 	} {
 		cfg := dqn.DefaultConfig()
@@ -389,6 +390,45 @@ func fill(t testing.TB, buf buffer.Buffer, steps int, rng *rand.Rand) {
 // cycle — sample, n-step returns with double Q targets, update, target
 // copy —, a smoke run) on a DQN with two hidden layers of 32 and a target
 // update every 5 steps, sampling from 150 steps of 10 envs (fill).
+// TestHold checks that Config.Hold reaches the policy: with ε 1 and
+// durations uniform in 1…65536 (shorter than 5 steps with probability
+// 5/65536 for each env) the exploring policy keeps its actions while its
+// state, written under "state", is handed back.
+func TestHold(t *testing.T) {
+	cfg := dqn.DefaultConfig()
+	cfg.Hidden = []int{8}
+	cfg.EpsTrain = 1
+	cfg.Hold = policy.HoldConfig{MaxDuration: 1 << 16}
+	d, err := dqn.New(cfg, algotest.Box(t, -10, 10, 4), algotest.Discrete(t, 5, 0), rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := d.Policy()
+	p.SetTrainingStep(true)
+	obs := batch.MustNew(batch.KeyObs, nd.Zeros(nd.Float32, 6, 4))
+	var dst batch.Batch
+	var state any
+	var first []int64
+	for step := range 5 {
+		if err := p.Act(&dst, obs, state, true); err != nil {
+			t.Fatal(err)
+		}
+		st, err := dst.Array(batch.KeyState)
+		if err != nil {
+			t.Fatalf("no state with a hold: %v", err)
+		}
+		state = st.Copy()
+		a, _ := dst.Array(batch.KeyAct)
+		for i, v := range nd.ToSlice[int64](a) {
+			if step == 0 {
+				first = append(first, v)
+			} else if v != first[i] {
+				t.Fatalf("step %d: env %d took %d, want its held %d", step, i, v, first[i])
+			}
+		}
+	}
+}
+
 func TestCheck(t *testing.T) {
 	newDQN := func(hidden ...int) func(testing.TB, *rand.Rand) *dqn.DQN {
 		return func(t testing.TB, rng *rand.Rand) *dqn.DQN {

@@ -59,6 +59,15 @@
 //   - The actor and critic must be separate networks (net.shared false):
 //     the critic's optimizer trains the critic alone.
 //   - State-dependent exploration (gSDE) is refused: its Fisher has
-//     state-dependent σ terms the product does not cover. Without it NPG
-//     does not reach MountainCarContinuous's bar, TRPO does (LEARNING.md).
+//     state-dependent σ terms the product does not cover.
+//   - The step size stays Tianshou's 0.5 by default. On
+//     MountainCarContinuous it is too small, not too large: until an
+//     episode reaches the flag the rewards hold only the action cost, each
+//     step shrinks σ (the update's "sigma" statistic falls from 1 to 0.006
+//     in 200k steps), and steps of KL 0.001–0.005, below TRPO's bound,
+//     move the mean too slowly to find a swinging policy before the noise
+//     is gone. TRPO's steps, up to 2.5 along the same direction, find one;
+//     NPG's preset for that env takes step 2 (LEARNING.md). The Fisher
+//     product was checked for the cause first and is the Gaussian KL's
+//     Hessian.
 package npg

@@ -37,5 +37,5 @@ func ExampleNew() {
 		return
 	}
 	fmt.Println(slices.Sorted(maps.Keys(stats)))
-	// Output: [actor_loss kl step vf_loss]
+	// Output: [actor_loss kl sigma step vf_loss]
 }

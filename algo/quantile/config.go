@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gorl/gorl/optim"
+	"github.com/gorl/gorl/policy"
 )
 
 // Common holds the hyperparameters the quantile algorithms share with DQN.
@@ -44,6 +45,10 @@ type Common struct {
 	EpsTrainFinal float64 `json:"eps_train_final"`
 	EpsDecaySteps int64   `json:"eps_decay_steps"`
 	EpsTest       float64 `json:"eps_test"`
+	// Hold makes the ε-greedy exploration temporally extended (εz-greedy,
+	// policy.HoldConfig): an exploring env keeps its random action for a
+	// duration drawn from a zeta distribution. Default off.
+	Hold policy.HoldConfig `json:"ez_greedy"`
 
 	// BetaFinal and BetaAnnealSteps anneal the importance-sampling exponent β
 	// of a prioritized buffer linearly to BetaFinal over the first
@@ -80,6 +85,9 @@ func (c Common) Validate(errConfig error) error {
 		return bad("negative schedule length")
 	case c.BetaAnnealSteps > 0 && !(c.BetaFinal >= 0 && !math.IsInf(c.BetaFinal, 0)):
 		return bad("beta_final %v", c.BetaFinal)
+	}
+	if err := c.Hold.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", errConfig, err)
 	}
 	if err := c.Optim.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", errConfig, err)

@@ -108,6 +108,9 @@ func NewCore(name string, cfg Common, online, target nn.Params, actor policy.Net
 	if err := c.pol.SetEps(cfg.EpsTrain, cfg.EpsTest); err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
 	}
+	if err := c.pol.SetHold(cfg.Hold); err != nil {
+		return nil, fmt.Errorf("%w: %w", errConfig, err)
+	}
 	return c, nil
 }
 
