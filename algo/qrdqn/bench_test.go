@@ -30,4 +30,23 @@ func BenchmarkUpdate(b *testing.B) {
 			}
 		})
 	})
+	// The Acrobot-v1 preset's sizes: batch 128 from one env's 20,000 transitions, 3 actions, 1-step returns without double Q, the MLP 4→256→256→75 (25 quantiles).
+	b.Run(algotest.BLASTag()+"/preset=Acrobot-v1/batch=128", func(b *testing.B) {
+		act := algotest.Discrete(b, 3, 0)
+		buf := algotest.Collection(b, 1, 20000, act, rand.New(rand.NewPCG(1, 2)))
+		cfg := qrdqn.DefaultConfig()
+		cfg.Hidden, cfg.NumQuantiles = []int{256, 256}, 25
+		cfg.Gamma, cfg.NStep, cfg.Double, cfg.TargetUpdateFreq = 0.99, 1, false, 250
+		a, err := qrdqn.New(cfg, algotest.Box(b, -10, 10, 4), act, rand.New(rand.NewPCG(3, 4)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var l algo.Learner
+		rng := rand.New(rand.NewPCG(5, 6))
+		cputime.Measure(b, func() {
+			if _, err := l.Step(a, buf, 128, rng); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
 }
