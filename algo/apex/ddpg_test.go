@@ -177,7 +177,11 @@ func TestRunDDPG(t *testing.T) {
 	if last.EnvSteps < int64(cfg.LearningStarts) || last.Episodes == 0 || last.Loss == 0 {
 		t.Errorf("actors took %d steps in %d episodes, loss %v; want at least %d steps and a loss", last.EnvSteps, last.Episodes, last.Loss, cfg.LearningStarts)
 	}
-	if bound := int64(cfg.LearningStarts + cfg.Actors*(cfg.FlushEvery+cfg.DDPG.NStep) + 200 + cfg.Actors); last.EnvSteps > bound {
+	// The slack is TestRunLearnsFromActors's plus two flushes per actor: no
+	// actor is held while the learner waits for data (held's doc), which a
+	// loaded machine makes happen between updates. Unheld actors would take
+	// thousands of steps in the time of 200 updates.
+	if bound := int64(cfg.LearningStarts + cfg.Actors*(3*cfg.FlushEvery+cfg.DDPG.NStep) + 200 + cfg.Actors); last.EnvSteps > bound {
 		t.Errorf("actors took %d steps, more than the bound %d of 1 per update", last.EnvSteps, bound)
 	}
 	_, err = RunDDPG(ctx, cfg, DDPGSetup{

@@ -218,11 +218,15 @@ func TestSampleBatchMatchesMemory(t *testing.T) {
 
 // TestSampleBatchMethods: across members holding 3, 4 and 5 transitions,
 // SampleAll returns each of the 12 once, SampleRandomUnique min(n, 12)
-// distinct ones, SampleRandom n stored ones (Machin's sample methods).
+// distinct ones, SampleRandom n stored ones (Machin's sample methods). The
+// heartbeat is longer than the other tests' so that a loaded machine (the
+// race detector on two busy cores) does not expire a member between two of
+// the 80 samples, which would end a sample short of that member's share.
 func TestSampleBatchMethods(t *testing.T) {
 	tr := transport(t)
+	slowBeat := 4 * beat
 	for i, size := range []int{3, 4, 5} {
-		m, err := distributed.New(tr, distributed.Config{Group: "mm", Member: fmt.Sprint("m", i), Heartbeat: beat}, replay(t, 100))
+		m, err := distributed.New(tr, distributed.Config{Group: "mm", Member: fmt.Sprint("m", i), Heartbeat: slowBeat}, replay(t, 100))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,7 +235,7 @@ func TestSampleBatchMethods(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	learner, err := distributed.New(tr, distributed.Config{Group: "mm", Member: "learner", Heartbeat: beat}, nil)
+	learner, err := distributed.New(tr, distributed.Config{Group: "mm", Member: "learner", Heartbeat: slowBeat}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
