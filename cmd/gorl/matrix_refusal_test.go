@@ -81,23 +81,25 @@ func TestOfflinePairs(t *testing.T) {
 }
 
 // TestDistributedRefusals checks that each distributed algorithm refuses
-// an env whose action space it cannot act in, with a message naming the
+// an env whose spaces it cannot take, with a message naming the
 // space; a new distributed algorithm must add its row.
 func TestDistributedRefusals(t *testing.T) {
-	refused := map[string]string{
-		"apex-dqn": "Pendulum-v1", // DQN's Discrete actions
-		"impala":   "Pendulum-v1", // a Categorical policy here
+	refused := map[string]struct{ env, space string }{
+		"apex-dqn":  {"Pendulum-v1", "not Box(-2.0, 2.0, (1,), float32)"}, // DQN's Discrete actions
+		"impala":    {"Pendulum-v1", "not Box(-2.0, 2.0, (1,), float32)"}, // a Categorical policy here
+		"a3c":       {"FrozenLake-v1", "not Discrete(16)"},                // the MLP's Box observations
+		"apex-ddpg": {"CartPole-v1", "not Discrete(2)"},                   // DDPG's Box actions
 	}
 	for _, name := range slices.Sorted(maps.Keys(distAlgos)) {
-		envID, ok := refused[name]
+		row, ok := refused[name]
 		if !ok {
 			t.Errorf("%s: no row (add an env it refuses)", name)
 			continue
 		}
 		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), []string{"train", "--algo", name, "--env", envID, "--actors", "2", "--logdir", t.TempDir()}, &stdout, &stderr)
-		if err == nil || !strings.Contains(err.Error(), "not Box(-2.0, 2.0, (1,), float32)") {
-			t.Errorf("gorl train --algo %s --env %s: %v, want an error naming the Box space", name, envID, err)
+		err := run(context.Background(), []string{"train", "--algo", name, "--env", row.env, "--actors", "2", "--logdir", t.TempDir()}, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), row.space) {
+			t.Errorf("gorl train --algo %s --env %s: %v, want an error naming the space (%s)", name, row.env, err, row.space)
 		}
 	}
 }
