@@ -143,21 +143,8 @@ func (k *offPolicy) overlapEpoch(ctx context.Context, t *Trainer, epoch int) err
 		if r.err != nil {
 			return r.err
 		}
-		mean, n := t.episodes(cs)
-		if t.setup.Progress != nil {
-			if err := t.setup.Progress.Update(steps, t.lastTrainMean(mean, n)); err != nil {
-				return err
-			}
-		}
-		if t.cfg.TestInTrain && t.test != nil && n > 0 && t.stop(mean) {
-			tm, _, err := t.runTest(ctx, epoch)
-			if err != nil {
-				return err
-			}
-			if t.stop(tm) {
-				t.st.Solved = true
-				return nil
-			}
+		if solved, err := t.collected(ctx, epoch, cs, steps); solved || err != nil {
+			return err
 		}
 		if steps < int64(t.cfg.StepPerEpoch) {
 			if o.since >= int64(o.every) {

@@ -471,21 +471,8 @@ func (t *Trainer) collectEpoch(ctx context.Context, epoch int, u online) error {
 		if err != nil {
 			return err
 		}
-		mean, n := t.episodes(cs)
-		if t.setup.Progress != nil {
-			if err := t.setup.Progress.Update(done, t.lastTrainMean(mean, n)); err != nil {
-				return err
-			}
-		}
-		if t.cfg.TestInTrain && t.test != nil && n > 0 && t.stop(mean) {
-			tm, _, err := t.runTest(ctx, epoch)
-			if err != nil {
-				return err
-			}
-			if t.stop(tm) {
-				t.st.Solved = true
-				return nil
-			}
+		if solved, err := t.collected(ctx, epoch, cs, done); solved || err != nil {
+			return err
 		}
 		uStart := time.Now()
 		if err := u.update(ctx, t, cs); err != nil {
@@ -500,6 +487,29 @@ func (t *Trainer) collectEpoch(ctx context.Context, epoch int, u online) error {
 		}
 	}
 	return nil
+}
+
+// collected shows a collection's training episodes in the progress display
+// (done env steps into the epoch) and, with TestInTrain, runs a test once
+// their mean reaches the stop; it reports whether that test solved the run.
+func (t *Trainer) collected(ctx context.Context, epoch int, cs collector.Stats, done int64) (bool, error) {
+	mean, n := t.episodes(cs)
+	if t.setup.Progress != nil {
+		if err := t.setup.Progress.Update(done, t.lastTrainMean(mean, n)); err != nil {
+			return false, err
+		}
+	}
+	if t.cfg.TestInTrain && t.test != nil && n > 0 && t.stop(mean) {
+		tm, _, err := t.runTest(ctx, epoch)
+		if err != nil {
+			return false, err
+		}
+		if t.stop(tm) {
+			t.st.Solved = true
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // episodes counts the training episodes a collection finished and returns
