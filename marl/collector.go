@@ -55,15 +55,7 @@ func NewAECCollector(e multiagent.AEC, d *Dispatcher, bufs map[string]Store, see
 // passed to the policies), and returns what each game gave each agent.
 // It returns the first error of the env, a policy or a buffer.
 func (c *AECCollector) Collect(n int, explore bool) ([]Episode, error) {
-	eps := make([]Episode, 0, n)
-	for range n {
-		ep, err := c.episode(explore)
-		if err != nil {
-			return eps, err
-		}
-		eps = append(eps, ep)
-	}
-	return eps, nil
+	return play(n, explore, c.episode)
 }
 
 func (c *AECCollector) episode(explore bool) (Episode, error) {
@@ -149,9 +141,14 @@ func NewParallelCollector(e multiagent.Parallel, d *Dispatcher, bufs map[string]
 // Collect plays n episodes and returns what each gave each agent. It
 // returns the first error of the env, a policy or a buffer.
 func (c *ParallelCollector) Collect(n int, explore bool) ([]Episode, error) {
+	return play(n, explore, c.episode)
+}
+
+// play runs n episodes and returns them, up to the first error.
+func play(n int, explore bool, episode func(explore bool) (Episode, error)) ([]Episode, error) {
 	eps := make([]Episode, 0, n)
 	for range n {
-		ep, err := c.episode(explore)
+		ep, err := episode(explore)
 		if err != nil {
 			return eps, err
 		}

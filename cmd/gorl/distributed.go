@@ -87,30 +87,13 @@ func resolveDist(algoName, envID string, file []byte, sets []string) (distRun, d
 	if err != nil {
 		return distRun{}, nil, err
 	}
-	if file != nil {
-		var over map[string]any
-		if err := json.Unmarshal(file, &over); err != nil {
-			return distRun{}, nil, fmt.Errorf("configuration file: %w", err)
-		}
-		delete(over, "algo")
-		delete(over, "env")
-		merge(doc, over)
-	}
 	for _, s := range sets {
-		path, val, ok := strings.Cut(s, "=")
-		if !ok || path == "" {
-			return distRun{}, nil, fmt.Errorf("--set %q: want path=value", s)
-		}
-		if path == "algo" || path == "env" {
+		if path, _, _ := strings.Cut(s, "="); path == "algo" || path == "env" {
 			return distRun{}, nil, fmt.Errorf("--set %s: use --%s", path, path)
 		}
-		var v any
-		if err := json.Unmarshal([]byte(val), &v); err != nil {
-			v = val
-		}
-		if err := setPath(doc, strings.Split(path, "."), v); err != nil {
-			return distRun{}, nil, fmt.Errorf("--set %s: %w", path, err)
-		}
+	}
+	if err := override(doc, file, sets); err != nil {
+		return distRun{}, nil, err
 	}
 	b, err := json.Marshal(doc)
 	if err != nil {
@@ -274,44 +257,11 @@ func cmdTrainDistributed(ctx context.Context, command string, args []string, std
 		return fmt.Errorf("%s: %w", command, err)
 	}
 
-	var file []byte
-	if *resume {
-		if *logdir == "" {
-			return fmt.Errorf("%s: --resume needs --logdir", command)
-		}
-		if *overwrite {
-			return fmt.Errorf("%s: --resume continues the run in --logdir, --overwrite replaces it: give one", command)
-		}
-		release, err := openRun(*logdir, true, false)
-		if err != nil {
-			return err
-		}
-		defer release()
-		*cfgPath = filepath.Join(*logdir, configFile)
+	file, release, err := openConfig(command, *logdir, *cfgPath, *resume, *overwrite, algoName, envID, given)
+	if err != nil {
+		return err
 	}
-	if *cfgPath != "" {
-		if file, err = os.ReadFile(*cfgPath); err != nil {
-			return err
-		}
-		var head struct {
-			Algo string `json:"algo"`
-			Env  string `json:"env"`
-		}
-		if err := json.Unmarshal(file, &head); err != nil {
-			return fmt.Errorf("%s: %w", *cfgPath, err)
-		}
-		if *resume {
-			if err := checkResumeHead(*logdir, head.Algo, head.Env, *algoName, *envID, given); err != nil {
-				return err
-			}
-		}
-		if head.Algo != "" && !given["algo"] {
-			*algoName = head.Algo
-		}
-		if head.Env != "" && !given["env"] {
-			*envID = head.Env
-		}
-	}
+	defer release()
 	if *resume {
 		if given["actors"] || given["group"] || given["seed"] {
 			return fmt.Errorf("%s: --resume continues the run as it was configured: --actors, --group and --seed do not apply", command)

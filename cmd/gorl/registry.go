@@ -239,28 +239,8 @@ func resolveFrom(algoName, envID string, withPreset bool, file []byte, sets []st
 	if err != nil {
 		return RunConfig{}, nil, err
 	}
-	if file != nil {
-		var over map[string]any
-		if err := json.Unmarshal(file, &over); err != nil {
-			return RunConfig{}, nil, fmt.Errorf("configuration file: %w", err)
-		}
-		// algo and env were chosen before; the file must agree.
-		delete(over, "algo")
-		delete(over, "env")
-		merge(doc, over)
-	}
-	for _, s := range sets {
-		path, val, ok := strings.Cut(s, "=")
-		if !ok || path == "" {
-			return RunConfig{}, nil, fmt.Errorf("--set %q: want path=value", s)
-		}
-		var v any
-		if err := json.Unmarshal([]byte(val), &v); err != nil {
-			v = val // a bare string
-		}
-		if err := setPath(doc, strings.Split(path, "."), v); err != nil {
-			return RunConfig{}, nil, fmt.Errorf("--set %s: %w", path, err)
-		}
+	if err := override(doc, file, sets); err != nil {
+		return RunConfig{}, nil, err
 	}
 	b, err := json.Marshal(doc)
 	if err != nil {
@@ -277,6 +257,36 @@ func resolveFrom(algoName, envID string, withPreset bool, file []byte, sets []st
 		return RunConfig{}, nil, err
 	}
 	return rc, acfg, nil
+}
+
+// override merges a configuration file (nil for none) into doc, then
+// applies the --set assignments path=value (value as JSON, or a bare
+// string). The file's algo and env are left out: they were chosen before,
+// and the file must agree.
+func override(doc map[string]any, file []byte, sets []string) error {
+	if file != nil {
+		var over map[string]any
+		if err := json.Unmarshal(file, &over); err != nil {
+			return fmt.Errorf("configuration file: %w", err)
+		}
+		delete(over, "algo")
+		delete(over, "env")
+		merge(doc, over)
+	}
+	for _, s := range sets {
+		path, val, ok := strings.Cut(s, "=")
+		if !ok || path == "" {
+			return fmt.Errorf("--set %q: want path=value", s)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(val), &v); err != nil {
+			v = val // a bare string
+		}
+		if err := setPath(doc, strings.Split(path, "."), v); err != nil {
+			return fmt.Errorf("--set %s: %w", path, err)
+		}
+	}
+	return nil
 }
 
 // configOf decodes the algorithm configuration of a written RunConfig.

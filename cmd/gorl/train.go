@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -62,45 +61,11 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return trainSelfPlay(ctx, *algoName, *envID, *seed, *logdir, sets, *quiet, stdout, stderr)
 	}
 
-	var file []byte
-	if *resume {
-		if *logdir == "" {
-			return errors.New("train: --resume needs --logdir")
-		}
-		if *overwrite {
-			return errors.New("train: --resume continues the run in --logdir, --overwrite replaces it: give one")
-		}
-		release, err := openRun(*logdir, true, false)
-		if err != nil {
-			return err
-		}
-		defer release()
-		*cfgPath = filepath.Join(*logdir, configFile)
+	file, release, err := openConfig("train", *logdir, *cfgPath, *resume, *overwrite, algoName, envID, given)
+	if err != nil {
+		return err
 	}
-	if *cfgPath != "" {
-		var err error
-		if file, err = os.ReadFile(*cfgPath); err != nil {
-			return err
-		}
-		var head struct {
-			Algo string `json:"algo"`
-			Env  string `json:"env"`
-		}
-		if err := json.Unmarshal(file, &head); err != nil {
-			return fmt.Errorf("%s: %w", *cfgPath, err)
-		}
-		if *resume {
-			if err := checkResumeHead(*logdir, head.Algo, head.Env, *algoName, *envID, given); err != nil {
-				return err
-			}
-		}
-		if head.Algo != "" && !given["algo"] {
-			*algoName = head.Algo
-		}
-		if head.Env != "" && !given["env"] {
-			*envID = head.Env
-		}
-	}
+	defer release()
 	rc, acfg, err := resolve(*algoName, *envID, file, sets)
 	if err != nil {
 		return err
@@ -311,4 +276,54 @@ func loadPolicy(path string) (RunConfig, policy.Policy, *env.Normalizer, error) 
 		return RunConfig{}, nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return rc, f.Policy, norm, nil
+}
+
+// openConfig reads the configuration of a train, learner or actor command:
+// with resume, it locks the run in logdir (release unlocks it) and reads
+// its config.json, checking that the command line agrees with it;
+// otherwise it reads cfgPath, if given. The file's algo and env fill those
+// the command line did not give. file is nil without a configuration.
+func openConfig(command, logdir, cfgPath string, resume, overwrite bool, algoName, envID *string, given map[string]bool) (file []byte, release func(), err error) {
+	release = func() {}
+	if resume {
+		if logdir == "" {
+			return nil, release, fmt.Errorf("%s: --resume needs --logdir", command)
+		}
+		if overwrite {
+			return nil, release, fmt.Errorf("%s: --resume continues the run in --logdir, --overwrite replaces it: give one", command)
+		}
+		if release, err = openRun(logdir, true, false); err != nil {
+			return nil, func() {}, err
+		}
+		cfgPath = filepath.Join(logdir, configFile)
+	}
+	if cfgPath == "" {
+		return nil, release, nil
+	}
+	fail := func(err error) ([]byte, func(), error) {
+		release()
+		return nil, func() {}, err
+	}
+	if file, err = os.ReadFile(cfgPath); err != nil {
+		return fail(err)
+	}
+	var head struct {
+		Algo string `json:"algo"`
+		Env  string `json:"env"`
+	}
+	if err := json.Unmarshal(file, &head); err != nil {
+		return fail(fmt.Errorf("%s: %w", cfgPath, err))
+	}
+	if resume {
+		if err := checkResumeHead(logdir, head.Algo, head.Env, *algoName, *envID, given); err != nil {
+			return fail(err)
+		}
+	}
+	if head.Algo != "" && !given["algo"] {
+		*algoName = head.Algo
+	}
+	if head.Env != "" && !given["env"] {
+		*envID = head.Env
+	}
+	return file, release, nil
 }
