@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"time"
 
 	"github.com/gorl/gorl/algo/a2c"
 	"github.com/gorl/gorl/algo/a3c"
@@ -29,26 +27,15 @@ func init() {
 }
 
 func a3cRun(ctx context.Context, cfg a3c.Config, seed uint64) (apexResult, error) {
-	node, err := cluster.Start(cluster.Options{})
-	if err != nil {
-		return apexResult{}, err
-	}
-	defer node.Close()
-	t, err := newDistTester("CartPole-v1", apexTestEpisodes, seed)
-	if err != nil {
-		return apexResult{}, err
-	}
-	defer t.close()
-	r := apexResult{best: math.Inf(-1)}
-	start := time.Now()
-	_, err = a3c.Run(ctx, cfg, a3c.Setup{
-		Transport: node.Transport(),
-		MakeEnv:   func(int) (env.Env, error) { return env.Make("CartPole-v1") },
-		Seed:      seed,
-		After: func(a *a2c.A2C, p a3c.Progress) (bool, error) {
-			return r.test(ctx, t, a.Policy(), p.Updates, p.EnvSteps)
-		},
+	return distBenchRun(ctx, "CartPole-v1", seed, func(node *cluster.Node, t *distTester, r *apexResult) error {
+		_, err := a3c.Run(ctx, cfg, a3c.Setup{
+			Transport: node.Transport(),
+			MakeEnv:   func(int) (env.Env, error) { return env.Make("CartPole-v1") },
+			Seed:      seed,
+			After: func(a *a2c.A2C, p a3c.Progress) (bool, error) {
+				return r.test(ctx, t, a.Policy(), p.Updates, p.EnvSteps)
+			},
+		})
+		return err
 	})
-	r.duration = time.Since(start)
-	return r, err
 }

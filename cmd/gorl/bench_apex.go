@@ -104,27 +104,37 @@ func (r *apexResult) test(ctx context.Context, t *distTester, pol policy.Policy,
 	return r.solved || updates >= apexMaxUpdates, nil
 }
 
-func apexRun(ctx context.Context, cfg apex.Config, seed uint64) (apexResult, error) {
+// distBenchRun runs one seed of a distributed bench: run starts the
+// algorithm on an embedded NATS node, testing its policies with t and
+// recording into r; distBenchRun times it.
+func distBenchRun(ctx context.Context, envID string, seed uint64, run func(node *cluster.Node, t *distTester, r *apexResult) error) (apexResult, error) {
 	node, err := cluster.Start(cluster.Options{})
 	if err != nil {
 		return apexResult{}, err
 	}
 	defer node.Close()
-	t, err := newDistTester("CartPole-v1", apexTestEpisodes, seed)
+	t, err := newDistTester(envID, apexTestEpisodes, seed)
 	if err != nil {
 		return apexResult{}, err
 	}
 	defer t.close()
 	r := apexResult{best: math.Inf(-1)}
 	start := time.Now()
-	_, err = apex.Run(ctx, cfg, apex.Setup{
-		Transport: node.Transport(),
-		MakeEnv:   func(int) (env.Env, error) { return env.Make("CartPole-v1") },
-		Seed:      seed,
-		After: func(d *dqn.DQN, p apex.Progress) (bool, error) {
-			return r.test(ctx, t, d.Policy(), p.Updates, p.EnvSteps)
-		},
-	})
+	err = run(node, t, &r)
 	r.duration = time.Since(start)
 	return r, err
+}
+
+func apexRun(ctx context.Context, cfg apex.Config, seed uint64) (apexResult, error) {
+	return distBenchRun(ctx, "CartPole-v1", seed, func(node *cluster.Node, t *distTester, r *apexResult) error {
+		_, err := apex.Run(ctx, cfg, apex.Setup{
+			Transport: node.Transport(),
+			MakeEnv:   func(int) (env.Env, error) { return env.Make("CartPole-v1") },
+			Seed:      seed,
+			After: func(d *dqn.DQN, p apex.Progress) (bool, error) {
+				return r.test(ctx, t, d.Policy(), p.Updates, p.EnvSteps)
+			},
+		})
+		return err
+	})
 }

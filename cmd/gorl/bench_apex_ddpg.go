@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"time"
 
 	"github.com/gorl/gorl/algo/apex"
 	"github.com/gorl/gorl/algo/ddpg"
@@ -42,36 +40,25 @@ func apexDDPGRuns(ctx context.Context, cfg apex.DDPGConfig, o BenchOptions, w io
 }
 
 func apexDDPGRun(ctx context.Context, cfg apex.DDPGConfig, seed uint64) (apexResult, error) {
-	node, err := cluster.Start(cluster.Options{})
-	if err != nil {
-		return apexResult{}, err
-	}
-	defer node.Close()
-	t, err := newDistTester("Pendulum-v1", apexTestEpisodes, seed)
-	if err != nil {
-		return apexResult{}, err
-	}
-	defer t.close()
-	r := apexResult{best: math.Inf(-1)}
-	start := time.Now()
-	_, err = apex.RunDDPG(ctx, cfg, apex.DDPGSetup{
-		Transport: node.Transport(),
-		MakeEnv:   func(int) (env.Env, error) { return env.Make("Pendulum-v1") },
-		Seed:      seed,
-		After: func(d *ddpg.DDPG, p apex.Progress) (bool, error) {
-			r.steps, r.updates = p.EnvSteps, p.Updates
-			if p.Updates%apexDDPGTestEvery != 0 {
-				return p.Updates >= apexDDPGMaxUpdates, nil
-			}
-			m, _, err := t.run(ctx, d.Policy())
-			if err != nil {
-				return true, err
-			}
-			r.best = max(r.best, m)
-			r.solved = m >= apexDDPGThreshold
-			return r.solved || p.Updates >= apexDDPGMaxUpdates, nil
-		},
+	return distBenchRun(ctx, "Pendulum-v1", seed, func(node *cluster.Node, t *distTester, r *apexResult) error {
+		_, err := apex.RunDDPG(ctx, cfg, apex.DDPGSetup{
+			Transport: node.Transport(),
+			MakeEnv:   func(int) (env.Env, error) { return env.Make("Pendulum-v1") },
+			Seed:      seed,
+			After: func(d *ddpg.DDPG, p apex.Progress) (bool, error) {
+				r.steps, r.updates = p.EnvSteps, p.Updates
+				if p.Updates%apexDDPGTestEvery != 0 {
+					return p.Updates >= apexDDPGMaxUpdates, nil
+				}
+				m, _, err := t.run(ctx, d.Policy())
+				if err != nil {
+					return true, err
+				}
+				r.best = max(r.best, m)
+				r.solved = m >= apexDDPGThreshold
+				return r.solved || p.Updates >= apexDDPGMaxUpdates, nil
+			},
+		})
+		return err
 	})
-	r.duration = time.Since(start)
-	return r, err
 }

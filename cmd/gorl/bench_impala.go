@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"time"
 
 	"github.com/gorl/gorl/algo/impala"
 	"github.com/gorl/gorl/cluster"
@@ -28,26 +26,15 @@ func init() {
 }
 
 func impalaRun(ctx context.Context, cfg impala.Config, seed uint64) (apexResult, error) {
-	node, err := cluster.Start(cluster.Options{})
-	if err != nil {
-		return apexResult{}, err
-	}
-	defer node.Close()
-	t, err := newDistTester("CartPole-v1", apexTestEpisodes, seed)
-	if err != nil {
-		return apexResult{}, err
-	}
-	defer t.close()
-	r := apexResult{best: math.Inf(-1)}
-	start := time.Now()
-	_, err = impala.Run(ctx, cfg, impala.Setup{
-		Transport: node.Transport(),
-		MakeEnv:   func(int) (env.Env, error) { return env.Make("CartPole-v1") },
-		Seed:      seed,
-		After: func(l *impala.Learner, p impala.Progress) (bool, error) {
-			return r.test(ctx, t, l.Actor, p.Updates, p.EnvSteps)
-		},
+	return distBenchRun(ctx, "CartPole-v1", seed, func(node *cluster.Node, t *distTester, r *apexResult) error {
+		_, err := impala.Run(ctx, cfg, impala.Setup{
+			Transport: node.Transport(),
+			MakeEnv:   func(int) (env.Env, error) { return env.Make("CartPole-v1") },
+			Seed:      seed,
+			After: func(l *impala.Learner, p impala.Progress) (bool, error) {
+				return r.test(ctx, t, l.Actor, p.Updates, p.EnvSteps)
+			},
+		})
+		return err
 	})
-	r.duration = time.Since(start)
-	return r, err
 }
