@@ -94,8 +94,8 @@ func SetWorkers(n int) {
 // scheduler and, on an idle processor, the operating system; a training
 // step hands work over many times in a row, with short gaps between.
 const (
-	spinHelper = 50 * time.Microsecond
-	spinCaller = 50 * time.Microsecond
+	spinHelper = 20 * time.Microsecond
+	spinCaller = 20 * time.Microsecond
 )
 
 // The states of a helper.
