@@ -15,10 +15,10 @@ import (
 // kept for the backward pass, and multiplied by the filters; the backward
 // pass's two products (filters and input) are GEMMs too. Without a backward
 // pass and without padding, the patches are read in the input itself. On
-// amd64 with AVX2 the products run in the package's tile kernels. Large
-// batches are cut into groups of samples that the worker pool (see
-// Workers) computes; the filter gradients of the groups are summed in group
-// order.
+// amd64 with AVX2 the products run in the package's tile kernels. The work
+// is cut, by the shapes alone, into ranges of rows, samples and tiles that
+// the worker pool (see Workers) computes; the filter gradients of sample
+// groups are summed in group order.
 //
 // Conv2d panics with ErrArg if stride < 1 or padding < 0, and with ErrShape if
 // the shapes do not fit or the output would be empty.
