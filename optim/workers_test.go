@@ -11,14 +11,15 @@ import (
 )
 
 // TestWorkerCountBitIdentical runs the same two training steps (forward, MSE,
-// backward, Adam) on 1, 2 and 4 workers and requires bit-identical
+// backward, Adam) on 1, 2, 4, 8 and 16 workers and requires bit-identical
 // parameters. The networks and batches are large enough for every split
-// path: the Nature CNN at batch 8 (convolutions in two groups of samples,
-// the fc layer's products in tiles, its 1.6 million weights' update in
-// pieces) and the 64→256→256→18 MLP at batch 256 (tiled products).
+// path: the Nature CNN at batch 8 (convolutions in ranges of rows, the
+// filter gradients in sample groups and tiles, the input gradients by
+// sample, the fc layer's products in tiles, its 1.6 million weights' update
+// in pieces) and the 64→256→256→18 MLP at batch 256 (tiled products).
 func TestWorkerCountBitIdentical(t *testing.T) {
 	if testing.Short() {
-		t.Skip("trains the Nature CNN three times")
+		t.Skip("trains the Nature CNN five times")
 	}
 	defer tensor.SetWorkers(0)
 	for _, c := range []struct {
@@ -37,7 +38,7 @@ func TestWorkerCountBitIdentical(t *testing.T) {
 		}, []int{256, 64}, 18},
 	} {
 		var want [][]float32
-		for _, workers := range []int{1, 2, 4} {
+		for _, workers := range []int{1, 2, 4, 8, 16} {
 			tensor.SetWorkers(workers)
 			rng := rand.New(rand.NewPCG(7, 7))
 			net := c.build(rng)

@@ -15,10 +15,10 @@ import (
 // kept for the backward pass, and multiplied by the filters; the backward
 // pass's two products (filters and input) are GEMMs too. Without a backward
 // pass and without padding, the patches are read in the input itself. On
-// amd64 with AVX2 the products run in the package's tile kernels. Large
-// batches are cut into groups of samples that the worker pool (see
-// Workers) computes; the filter gradients of the groups are summed in group
-// order.
+// amd64 with AVX2 the products run in the package's tile kernels. The work
+// is cut, by the shapes alone, into ranges of rows, samples and tiles that
+// the worker pool (see Workers) computes; the filter gradients of sample
+// groups are summed in group order.
 //
 // Conv2d panics with ErrArg if stride < 1 or padding < 0, and with ErrShape if
 // the shapes do not fit or the output would be empty.
@@ -67,28 +67,33 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 		}
 	}
 	t.direct = direct
-	t.plan(np * g.k * g.oc)
+	t.rows = rowsPerTask(np, np*g.k*g.oc)
 	t.phase = convForward
-	par.Run(t.tasks, par.Workers(), t)
+	par.Run(ceilDiv(np, t.rows), par.Workers(), t)
 	t.release()
 	return &n.out
 }
 
 // The phases of a convTask.
 const (
-	convForward = iota // unroll, multiply and reorder a group of samples
-	convBack           // a group's share of the gradients
+	convForward = iota // unroll, multiply and reorder a range of rows
+	convBackX          // reorder the result gradient, or a group's input gradient
+	convBackW          // a tile of a sample group's filter gradient
 	convSum            // sum the groups' filter gradients over a range
 )
 
-// convTask is one phase of a convolution, split by groups of samples for
-// the worker pool. Every task writes only its own samples' rows and images,
-// or its own part of a sum, and the groups depend on the shapes alone: the
-// result does not depend on the number of workers.
+// convTask is one phase of a convolution, split for the worker pool. Every
+// task writes only its own rows, samples or tile, or its own part of a sum,
+// and the split depends on the shapes alone: the result does not depend on
+// the number of workers.
 type convTask struct {
 	g                   geom
 	phase               int
-	per, tasks          int // samples per group, groups
+	rows                int // forward: rows of the product per task
+	xper, xTasks        int // backward: samples per input-gradient task, and tasks
+	rper, rTasks        int // backward: samples per reorder task, and tasks
+	per, groups         int // backward: samples per filter-gradient group, and groups
+	kTile, kTiles       int // backward: rows of dWᵀ (columns of dW) per tile, and tiles
 	x, w, b, y          []float32
 	cols, prod          []float32
 	runs                []int
@@ -103,24 +108,57 @@ type convTask struct {
 
 var convTasks par.Free[convTask]
 
-// plan cuts the batch into a power of two of groups (at most the batch size)
-// that get at least convTile multiply-adds each of work, the multiply-adds
-// of the whole phase, and into two groups when work is below that but more
-// than twice blas.ParTile. A power of two keeps two or four workers evenly
-// loaded; larger groups keep the products efficient.
-func (t *convTask) plan(work int) {
-	groups := 1
-	for groups*2 <= t.g.n && groups*2*convTile <= work && groups < 64 {
-		groups *= 2
-	}
-	if groups == 1 && t.g.n >= 2 && work >= 2*blas.ParTile {
-		groups = 2
-	}
-	t.per = ceilDiv(t.g.n, groups)
-	t.tasks = ceilDiv(t.g.n, t.per)
+// convGrain is the fewest multiply-adds a task of a convolution gets (but
+// for a single task), and convMaxTasks the most tasks of one phase. Rows,
+// samples and tiles are cut finely enough for 16 workers at the Nature
+// CNN's sizes; the pieces are multiples of the tile kernels' 6 rows, and
+// cutting costs one worker nothing but the hand-offs.
+const (
+	convGrain    = 1 << 21
+	convMaxTasks = 64
+)
+
+// rowsPerTask returns the rows of the forward product per task: work
+// multiply-adds over rows rows in at most convMaxTasks pieces of at least
+// convGrain, a multiple of 6.
+func rowsPerTask(rows, work int) int {
+	tasks := max(1, min(convMaxTasks, work/convGrain))
+	per := ceilDiv(ceilDiv(rows, tasks), 6) * 6
+	return min(per, rows)
 }
 
-// convTile is the work a group of samples gets at least, but for two groups.
+// planBack cuts the backward pass: the filter gradient into a power of two
+// of sample groups of at least convTile multiply-adds (two from twice
+// blas.ParTile), each into tiles of dWᵀ's rows; the input gradient into
+// groups of samples of at least convGrain; the reorder into at most 16
+// tasks.
+func (t *convTask) planBack() {
+	g := &t.g
+	p := g.oh * g.ow
+	work := g.n * p * g.k * g.oc // each product's multiply-adds
+	groups := 1
+	for groups*2 <= g.n && groups*2*convTile <= work && groups < 64 {
+		groups *= 2
+	}
+	if groups == 1 && g.n >= 2 && work >= 2*blas.ParTile {
+		groups = 2
+	}
+	t.per = ceilDiv(g.n, groups)
+	t.groups = ceilDiv(g.n, t.per)
+	t.kTile, t.kTiles = g.k, 1
+	if t.tilesW {
+		want := max(1, min(16, work/t.groups/convGrain))
+		t.kTile = min(g.k, ceilDiv(ceilDiv(g.k, want), 24)*24)
+		t.kTiles = ceilDiv(g.k, t.kTile)
+	}
+	t.xper = max(1, convGrain/max(1, p*g.k*g.oc))
+	t.xTasks = ceilDiv(g.n, t.xper)
+	t.rper = ceilDiv(g.n, 16)
+	t.rTasks = ceilDiv(g.n, t.rper)
+}
+
+// convTile is the work a filter-gradient group of samples gets at least,
+// but for two groups.
 const convTile = 1 << 24
 
 func (t *convTask) release() {
@@ -133,17 +171,15 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 func (t *convTask) Task(i, w int) {
 	g := &t.g
 	p := g.oh * g.ow
-	if t.phase == convSum {
-		t.sum(i)
-		return
-	}
-	s0, s1 := i*t.per, min((i+1)*t.per, g.n)
-	r0, r1 := s0*p, s1*p
 	switch t.phase {
+	case convSum:
+		t.sum(i)
 	case convForward:
+		r0 := i * t.rows
+		r1 := min(r0+t.rows, g.n*p)
 		if t.direct {
 			g.convTiles(t.prod[r0*g.oc:], t.x, t.wt, t.runs, r0, r1)
-			t.reorder(s0, s1)
+			t.reorder(r0, r1)
 			return
 		}
 		g.unroll(t.cols[r0*g.k:], t.x, t.runs, r0, r1, false)
@@ -152,29 +188,38 @@ func (t *convTask) Task(i, w int) {
 		} else {
 			blas.Gemm1(false, true, r1-r0, g.oc, g.k, 1, t.cols[r0*g.k:], g.k, t.w, g.k, 0, t.prod[r0*g.oc:], g.oc)
 		}
-		t.reorder(s0, s1)
-	case convBack:
-		t.reorderGrad(s0, s1)
-		gt := t.gt[r0*g.oc:]
-		if t.wantW && t.tilesW { // the group's dWᵀ = colsᵀ·gt, [C·KH·KW, OC]
-			tileGemm(g.k, g.oc, r1-r0, t.cols[r0*g.k:], 1, g.k, gt, g.oc, t.parts[i*g.oc*g.k:], g.oc)
-		} else if t.wantW { // the group's dW = gtᵀ·cols, into dW itself for one group
-			if t.tasks == 1 {
-				blas.Gemm1(true, false, g.oc, g.k, r1-r0, 1, gt, g.oc, t.cols[r0*g.k:], g.k, beta(t.acc), t.dw, g.k)
-			} else {
-				blas.Gemm1(true, false, g.oc, g.k, r1-r0, 1, gt, g.oc, t.cols[r0*g.k:], g.k, 0, t.parts[i*g.oc*g.k:], g.k)
-			}
+		t.reorder(r0, r1)
+	case convBackX:
+		if i < t.rTasks {
+			t.reorderGrad(i*t.rper, min((i+1)*t.rper, g.n))
+			return
 		}
-		if t.wantX {
-			// dcols = gt·W for the group's rows, folded back onto its
-			// images while they are in the cache.
-			d := t.scratch[w*t.per*p*g.k : (w+1)*t.per*p*g.k]
+		i -= t.rTasks
+		// dcols = gt·W for the group's samples, read from the result's
+		// gradient [N, OC, P] in place and folded back onto each image
+		// while it is in the cache.
+		d := t.scratch[w*p*g.k : (w+1)*p*g.k]
+		for s := i * t.xper; s < min((i+1)*t.xper, g.n); s++ {
+			gy := t.gy[s*g.oc*p:]
 			if useTiles(g.k) {
-				tileGemm(r1-r0, g.k, g.oc, gt, g.oc, 1, t.w, g.k, d, g.k)
+				tileGemm(p, g.k, g.oc, gy, 1, p, t.w, g.k, d, g.k)
 			} else {
-				blas.Gemm1(false, false, r1-r0, g.k, g.oc, 1, gt, g.oc, t.w, g.k, 0, d, g.k)
+				blas.Gemm1(true, false, p, g.k, g.oc, 1, gy, p, t.w, g.k, 0, d, g.k)
 			}
-			g.unroll(d, t.dx, t.runs, r0, r1, true)
+			g.unroll(d, t.dx, t.runs, s*p, (s+1)*p, true)
+		}
+	case convBackW:
+		gi, ti := i/t.kTiles, i%t.kTiles
+		r0, r1 := gi*t.per*p, min((gi+1)*t.per, g.n)*p
+		gt := t.gt[r0*g.oc:]
+		if t.tilesW { // rows l0 to l1−1 of the group's dWᵀ = colsᵀ·gt, [C·KH·KW, OC]
+			l0 := ti * t.kTile
+			l1 := min(l0+t.kTile, g.k)
+			tileGemm(l1-l0, g.oc, r1-r0, t.cols[r0*g.k+l0:], 1, g.k, gt, g.oc, t.parts[gi*g.oc*g.k+l0*g.oc:], g.oc)
+		} else if t.groups == 1 { // dW = gtᵀ·cols, into dW itself
+			blas.Gemm1(true, false, g.oc, g.k, r1-r0, 1, gt, g.oc, t.cols[r0*g.k:], g.k, beta(t.acc), t.dw, g.k)
+		} else {
+			blas.Gemm1(true, false, g.oc, g.k, r1-r0, 1, gt, g.oc, t.cols[r0*g.k:], g.k, 0, t.parts[gi*g.oc*g.k:], g.k)
 		}
 	}
 }
@@ -190,7 +235,7 @@ func (t *convTask) sum(i int) {
 		t.sumT(dw, lo)
 		return
 	}
-	for gi := 0; gi < t.tasks; gi++ {
+	for gi := 0; gi < t.groups; gi++ {
 		part := t.parts[gi*size+lo : gi*size+hi]
 		if gi == 0 && !t.acc {
 			copy(dw, part)
@@ -210,7 +255,7 @@ func (t *convTask) sumT(dw []float32, lo int) {
 	for j := range dw {
 		o, l := (lo+j)/g.k, (lo+j)%g.k
 		v := t.parts[l*g.oc+o]
-		for gi := 1; gi < t.tasks; gi++ {
+		for gi := 1; gi < t.groups; gi++ {
 			v += t.parts[gi*size+l*g.oc+o]
 		}
 		if t.acc {
@@ -221,15 +266,17 @@ func (t *convTask) sumT(dw []float32, lo int) {
 	}
 }
 
-// reorder moves samples s0 to s1−1 of the product [N, P, OC] into the result
+// reorder moves rows r0 to r1−1 of the product [N·P, OC] into the result
 // [N, OC, P], adding the bias.
-func (t *convTask) reorder(s0, s1 int) {
+func (t *convTask) reorder(r0, r1 int) {
 	g := &t.g
 	p := g.oh * g.ow
-	for i := s0; i < s1; i++ {
-		prod := t.prod[i*p*g.oc : (i+1)*p*g.oc]
+	for r := r0; r < r1; {
+		i, q0 := r/p, r%p
+		q1 := min(p, q0+r1-r)
+		prod := t.prod[(i*p+q0)*g.oc : (i*p+q1)*g.oc]
 		for o := 0; o < g.oc; o++ {
-			dst := t.y[(i*g.oc+o)*p : (i*g.oc+o+1)*p]
+			dst := t.y[(i*g.oc+o)*p+q0 : (i*g.oc+o)*p+q1]
 			var bv float32
 			if t.b != nil {
 				bv = t.b[o]
@@ -238,6 +285,7 @@ func (t *convTask) reorder(s0, s1 int) {
 				dst[j] = prod[j*g.oc+o] + bv
 			}
 		}
+		r += q1 - q0
 	}
 }
 
@@ -412,7 +460,6 @@ func conv2dBack(n *node) {
 	x, w, b := n.a, n.b, n.c
 	g := convGeom(x.shape, w.shape, n.ints[0], n.ints[1])
 	p := g.oh * g.ow
-	np := g.n * p
 	gy := n.out.grad
 	if b != nil && b.requiresGrad { // db = sums of the result gradient's rows
 		db := gradAdd(b)
@@ -425,44 +472,45 @@ func conv2dBack(n *node) {
 	if !w.requiresGrad && !x.requiresGrad {
 		return
 	}
-	// Each group of samples reorders its rows of the result's gradient
-	// [N, OC, P] to [N·P, OC] (in the forward product's memory), computes
-	// its partial filter gradient and its input gradient; the partial
-	// filter gradients are then summed in group order.
+	// The result's gradient [N, OC, P] is reordered to [N·P, OC] (in the
+	// forward product's memory) while the input gradient is computed
+	// sample group by sample group; then each sample group's filter
+	// gradient is computed tile by tile, and the groups' gradients are
+	// summed in group order.
 	t := convTasks.Get()
 	*t = convTask{g: g, w: w.data, cols: n.aux[0], gy: gy, gt: n.aux[1], runs: n.idx,
-		wantW: w.requiresGrad, wantX: x.requiresGrad}
-	work := 0
-	if t.wantW {
-		work += np * g.k * g.oc
-	}
-	if t.wantX {
-		work += np * g.k * g.oc
-	}
-	t.plan(work)
+		wantW: w.requiresGrad, wantX: x.requiresGrad, tilesW: w.requiresGrad && useTiles(g.oc)}
+	t.planBack()
 	workers := par.Workers()
 	// aux[2] holds the groups' partial filter gradients, then each worker's
-	// unrolled input gradient.
+	// unrolled input gradient of one sample.
 	nParts, nScratch := 0, 0
 	if t.wantW {
 		t.dw, t.acc = gradInto(w)
-		t.tilesW = useTiles(g.oc)
-		if t.tasks > 1 || t.tilesW {
-			nParts = t.tasks * len(t.dw)
+		if t.groups > 1 || t.tilesW {
+			nParts = t.groups * len(t.dw)
 		}
+	} else {
+		t.rTasks = 0
 	}
 	if t.wantX {
 		t.dx = gradAdd(x)
-		nScratch = min(workers, t.tasks) * t.per * p * g.k
+		nScratch = min(workers, t.rTasks+t.xTasks) * p * g.k
+	} else {
+		t.xTasks = 0
 	}
 	n.aux[2] = resize(n.aux[2], nParts+nScratch)
 	t.parts, t.scratch = n.aux[2][:nParts], n.aux[2][nParts:]
-	t.phase = convBack
-	par.Run(t.tasks, workers, t)
-	if t.wantW && (t.tasks > 1 || t.tilesW) {
-		t.sumTasks, t.sumSize = par.Chunks(len(t.dw), 1<<14, 16)
-		t.phase = convSum
-		par.Run(t.sumTasks, workers, t)
+	t.phase = convBackX
+	par.Run(t.rTasks+t.xTasks, workers, t)
+	if t.wantW {
+		t.phase = convBackW
+		par.Run(t.groups*t.kTiles, workers, t)
+		if t.groups > 1 || t.tilesW {
+			t.sumTasks, t.sumSize = par.Chunks(len(t.dw), 1<<12, 64)
+			t.phase = convSum
+			par.Run(t.sumTasks, workers, t)
+		}
 	}
 	t.release()
 }

@@ -252,28 +252,47 @@
 //     OPENBLAS_NUM_THREADS=2 the Nature-CNN step used more CPU time and took
 //     longer than on one thread, its threads spin on the cores the
 //     goroutines need, and they would split the small products of the MLPs
-//     too. The pool's helpers block on a channel and take a Run's tasks only
-//     when idle, so nested or concurrent Runs never wait for each other.
-//   - Every split is fixed by the shapes, never by the number of workers:
-//     a convolution cuts its batch into a power of two of sample groups of
-//     at least 16.8 million multiply-adds each (two groups from 8.4
-//     million), a large product (8.4 million multiply-adds or more) cuts C
-//     into a power of two of row or column tiles of at least 4.2 million,
-//     and each group's filter gradient goes to its own buffer, the buffers
-//     summed in group order. So a seed gives the same bits on any core
-//     count (tested on 1, 2 and 4 workers), at the price of the same split
-//     on one worker. Powers of two load two or four workers evenly.
-//   - The unit of a convolution's work is a group of samples that is
-//     unrolled, multiplied and reordered in one task (forward), and whose
-//     result gradient is reordered, multiplied into its filter-gradient
-//     share and its input gradient, and folded back in one task (backward):
-//     the group's rows stay in the cache between the steps. Tasks of one
-//     sample each made the step take more CPU time (OpenBLAS is inefficient
-//     on products of 49 or 81 rows), and so did unrolling in parallel,
-//     multiplying in one tiled product and reordering in parallel. Cutting
-//     the filter gradient's product by columns (no partial sums) was slower
-//     than by samples with partial sums: each column tile packs the whole
-//     result gradient again.
+//     too. A Run claims the helpers idle at that moment, so nested or
+//     concurrent Runs never wait for each other (with every helper busy,
+//     the caller runs all its tasks). A helper that ran a task looks for
+//     the next Run for a short while, yielding its processor, before it
+//     parks: a parked goroutine's wake-up goes through the scheduler and
+//     the operating system, and a Nature-CNN training step hands work over
+//     about twenty times in a row. The caller runs tasks itself and returns
+//     once every task has run, without waiting for a helper that arrives
+//     after the last task was taken (the first pool waited for each helper
+//     it had woken, even one that found nothing left). Spinning longer
+//     saves wake-ups and costs idle workers CPU time; docs/design.md has
+//     the figures behind the length chosen.
+//   - Every split is fixed by the shapes, never by the number of workers,
+//     and fine enough for 16 workers at the Nature CNN's sizes. A
+//     convolution's forward pass cuts the rows of its product into at most
+//     64 ranges of at least 2²¹ multiply-adds (multiples of the tile
+//     kernels' 6 rows; a range may end inside a sample); the input gradient
+//     is computed sample by sample, each folded back onto its own image;
+//     the filter gradient is cut into a power of two of sample groups of at
+//     least 16.8 million multiply-adds (two from 8.4 million), each group's
+//     dWᵀ into tiles of a multiple of 24 rows, and the groups' buffers are
+//     summed in group order. The fc layer's tiled forward takes up to 16
+//     column tasks, and a large BLAS product (8.4 million multiply-adds or
+//     more) cuts C into a power of two of row or column tiles of at least
+//     4.2 million. Each output element is reduced in one fixed order, so a
+//     seed gives the same bits on any core count (tested on 1, 2, 4, 8 and
+//     16 workers). The first split (sample groups of at least 16.8 million
+//     multiply-adds, at most 4, 4 and 2 forward) stopped the step scaling
+//     beyond 4 workers and used at most 2 at batch 8.
+//   - A convolution's backward pass has three phases: the result
+//     gradient's reorder into [N·P, OC] beside the input gradient (which
+//     reads the result gradient where it is, [N, OC, P], through the tile
+//     kernels' strided broadcast), then the filter gradient's group tiles,
+//     then the sum. Tiles of dWᵀ over the whole batch would need no sum but
+//     would stream the whole result gradient and unrolled input once per 6
+//     rows of dWᵀ; within a group the stream is a quarter or less of that.
+//     With OpenBLAS for the products, tasks of one sample each had made the
+//     step take more CPU time (it is inefficient on products of 49 or 81
+//     rows), and so had unrolling in parallel, multiplying in one tiled
+//     product and reordering in parallel; the tile kernels broadcast A's
+//     rows wherever they are and cost the same per row in any range.
 //   - Elementwise kernels (ReLU forward and backward, Adam's update) are
 //     split into pieces of at least 65,536 elements from 131,072 elements
 //     on: below that a hand-off costs more than it saves, and the

@@ -1,9 +1,6 @@
 package tensor
 
-import (
-	"github.com/gorl/gorl/internal/par"
-	"github.com/gorl/gorl/tensor/internal/blas"
-)
+import "github.com/gorl/gorl/internal/par"
 
 // Linear layers with few rows and a large weight (the Nature CNN's fc layer
 // while acting or training) compute yᵀ = w·xᵀ with tileGemm: w's rows are
@@ -51,7 +48,7 @@ func linearTiles(n *node, x, w, b, y []float32, rows, in, out int) {
 	t := linearTasks.Get()
 	*t = linearTask{x: x, w: w, b: b, y: y, xt: xt, yt: yt, rows: rows, in: in, out: out, r: r}
 	tasks := 1
-	for tasks < 8 && 2*tasks*blas.ParTile <= rows*in*out {
+	for tasks < 16 && 2*tasks*convGrain <= rows*in*out {
 		tasks *= 2
 	}
 	t.per = ceilDiv(out, tasks)

@@ -12,6 +12,8 @@
 // hands its tasks to the helpers that are idle at that moment and runs the
 // rest itself, so nested or concurrent Runs from several goroutines never
 // wait for one another: with no helper free, the caller runs every task.
+// A helper that ran a task looks for the next Run for a short while before
+// it parks, and a caller waits for its helpers' last tasks the same way.
 package par
 
 import (
@@ -21,6 +23,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // EnvVar names the environment variable that caps the number of workers
@@ -42,8 +45,7 @@ var (
 	envErr  error
 
 	startMu sync.Mutex
-	started int // helper goroutines started
-	handoff = make(chan *job)
+	pool    atomic.Pointer[[]*helper] // the helpers started, in order
 )
 
 func readEnv() {
@@ -86,18 +88,48 @@ func SetWorkers(n int) {
 	setting.Store(int32(max(n, 0)))
 }
 
-// job is one Run in progress.
+// How long a helper that ran a task looks for the next one before it
+// parks, and how long a Run's caller waits for its helpers' last tasks
+// before it parks. A parked goroutine's wake-up goes through the
+// scheduler and, on an idle processor, the operating system; a training
+// step hands work over many times in a row, with short gaps between.
+const (
+	spinHelper = 20 * time.Microsecond
+	spinCaller = 20 * time.Microsecond
+)
+
+// The states of a helper.
+const (
+	helperBusy   = iota // claimed by a Run, or running its tasks
+	helperIdle          // looking for work (spinning)
+	helperParked        // blocked on its wake channel
+)
+
+// helper is one helper goroutine: a Run claims it by moving its state to
+// helperBusy, then hands it the job (and wakes it if it was parked).
+type helper struct {
+	state atomic.Int32
+	job   atomic.Pointer[job]
+	wake  chan struct{}
+}
+
+// job is one Run in progress. It returns to the free list when the caller
+// and every helper claimed for it have left it.
 type job struct {
-	tasks Tasks
-	n     int
-	next  atomic.Int64 // the next task to claim
-	slot  atomic.Int64 // the next worker slot to hand out
-	wg    sync.WaitGroup
+	tasks   Tasks
+	n       int
+	next    atomic.Int64 // the next task to claim
+	done    atomic.Int64 // tasks finished
+	slot    atomic.Int64 // the next worker slot to hand out
+	refs    atomic.Int32 // the caller and the helpers claimed, until they leave
+	waiting atomic.Int32 // 1 while the caller is parked, 2 once woken
+	wake    chan struct{}
 }
 
 var jobs Free[job]
 
-// work claims and runs tasks until none is left.
+// work claims and runs tasks until none is left, and wakes the parked
+// caller after the last one.
 func (j *job) work(w int) {
 	for {
 		i := int(j.next.Add(1)) - 1
@@ -105,23 +137,83 @@ func (j *job) work(w int) {
 			return
 		}
 		j.tasks.Task(i, w)
+		if int(j.done.Add(1)) == j.n && j.waiting.CompareAndSwap(1, 2) {
+			j.wake <- struct{}{}
+		}
 	}
 }
 
-func helper() {
-	for j := range handoff {
+// wait returns once every task has run: it spins for spinCaller, then
+// parks until the last task's runner wakes it.
+func (j *job) wait() {
+	n := int64(j.n)
+	start := time.Now()
+	for i := 0; j.done.Load() != n; i++ {
+		if i%16 == 15 && time.Since(start) > spinCaller {
+			j.waiting.Store(1)
+			if j.done.Load() == n && j.waiting.CompareAndSwap(1, 0) {
+				return
+			}
+			<-j.wake // sent by the last task's runner (it saw waiting = 1)
+			j.waiting.Store(0)
+			return
+		}
+		runtime.Gosched()
+	}
+}
+
+// leave drops one reference to j; the last one returns it to the free list.
+func (j *job) leave() {
+	if j.refs.Add(-1) == 0 {
+		j.tasks = nil
+		jobs.Put(j)
+	}
+}
+
+func (h *helper) loop() {
+	<-h.wake // started parked
+	for {
+		j := h.job.Load()
+		for j == nil { // claimed, the job on its way
+			runtime.Gosched()
+			j = h.job.Load()
+		}
+		h.job.Store(nil)
 		j.work(int(j.slot.Add(1)) - 1)
-		j.wg.Done()
+		j.leave()
+		h.state.Store(helperIdle)
+		start := time.Now()
+		for i := 0; h.state.Load() != helperBusy; i++ {
+			if i%16 == 15 && time.Since(start) > spinHelper {
+				if h.state.CompareAndSwap(helperIdle, helperParked) {
+					<-h.wake
+				}
+				break
+			}
+			runtime.Gosched()
+		}
 	}
 }
 
-// ensure starts helper goroutines up to n.
-func ensure(n int) {
-	startMu.Lock()
-	for ; started < n; started++ {
-		go helper()
+// helpers returns the first n helpers, started on first use.
+func helpers(n int) []*helper {
+	if hs := pool.Load(); hs != nil && len(*hs) >= n {
+		return (*hs)[:n]
 	}
-	startMu.Unlock()
+	startMu.Lock()
+	defer startMu.Unlock()
+	var hs []*helper
+	if p := pool.Load(); p != nil {
+		hs = *p
+	}
+	for len(hs) < n {
+		h := &helper{wake: make(chan struct{}, 1)}
+		h.state.Store(helperParked)
+		go h.loop()
+		hs = append(hs, h)
+	}
+	pool.Store(&hs)
+	return hs[:n]
 }
 
 // Run runs tasks 0 to n−1 of t on at most w goroutines (Workers() for the
@@ -129,6 +221,11 @@ func ensure(n int) {
 // worker, or one task, they run in order on the calling goroutine. Run does
 // not allocate once the pool has started. A panicking task crashes the
 // program when a helper runs it: check inputs before Run.
+//
+// The caller claims helpers that are idle (the ones that ran tasks last
+// first, which may still be spinning), runs tasks itself meanwhile, and
+// returns once every task has run, without waiting for a helper that
+// arrives after the last task was claimed.
 func Run(n, w int, t Tasks) {
 	if w <= 1 || n <= 1 {
 		for i := 0; i < n; i++ {
@@ -136,25 +233,34 @@ func Run(n, w int, t Tasks) {
 		}
 		return
 	}
-	helpers := min(w, n) - 1
-	ensure(w - 1)
+	want := min(w, n) - 1
 	j := jobs.Get()
+	if j.wake == nil {
+		j.wake = make(chan struct{}, 1)
+	}
 	j.tasks, j.n = t, n
 	j.next.Store(0)
+	j.done.Store(0)
 	j.slot.Store(1)
-	for h := 0; h < helpers; h++ {
-		j.wg.Add(1)
-		select {
-		case handoff <- j:
-		default: // no helper idle: the caller runs what is left
-			j.wg.Done()
-			h = helpers
+	j.refs.Store(1)
+	for _, h := range helpers(w - 1) {
+		if want == 0 {
+			break
+		}
+		s := h.state.Load()
+		if s == helperBusy || !h.state.CompareAndSwap(s, helperBusy) {
+			continue
+		}
+		want--
+		j.refs.Add(1)
+		h.job.Store(j)
+		if s == helperParked {
+			h.wake <- struct{}{}
 		}
 	}
 	j.work(0)
-	j.wg.Wait()
-	j.tasks = nil
-	jobs.Put(j)
+	j.wait()
+	j.leave()
 }
 
 // Chunks returns the number of chunks of at least grain elements (and at

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gorl/gorl/internal/cputime"
 )
 
 // record counts the runs of each task and checks the worker slots.
@@ -179,4 +181,35 @@ func BenchmarkRun(b *testing.B) {
 			}
 		})
 	}
+}
+
+// spin is a task of fixed CPU work (about a microsecond per unit on
+// current x86 cores), kept from being optimized away.
+type spin struct {
+	units int
+	sink  [64]float64 // one cache line per worker slot, 8 slots
+}
+
+func (s *spin) Task(i, w int) {
+	x := float64(i + 1)
+	for j := 0; j < s.units*300; j++ {
+		x = x*0.999999 + 1e-9
+	}
+	s.sink[(w%8)*8] = x
+}
+
+// BenchmarkRunPhases measures what a training step's pattern costs: 20
+// Runs in a row, each of 16 tasks of 6,000 dependent multiply-adds, so that the
+// hand-off and wake-up between phases shows against the work; run it with
+// -cpu 1,2,4,8,16 and compare with the one-worker time.
+func BenchmarkRunPhases(b *testing.B) {
+	s := &spin{units: 20}
+	cpu := cputime.Start(b)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for p := 0; p < 20; p++ {
+			Run(16, Workers(), s)
+		}
+	}
+	cpu.Report()
 }
