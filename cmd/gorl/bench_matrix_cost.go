@@ -17,7 +17,7 @@ import (
 // the MinAtar paper's DQN at 1M frames (Young & Tian 2019, read off its
 // training curves), for DQN and for Rainbow, which the paper does not run.
 var longBars = map[string]matrixBar{
-	"sac/HalfCheetah-v4":  {12138.8 - 1567.3, 1_000_000, "Tianshou 12,139 − 1,567"},
+	"sac/HalfCheetah-v4":  {12139 - 1567, 1_000_000, "Tianshou 12,139 − 1,567"},
 	"sac/Hopper-v4":       {3542.2 - 51.5, 1_000_000, "Tianshou 3,542 − 52"},
 	"td3/HalfCheetah-v4":  {10201.2 - 772.8, 1_000_000, "Tianshou 10,201 − 773"},
 	"td3/Hopper-v4":       {3472.2 - 116.8, 1_000_000, "Tianshou 3,472 − 117"},
@@ -42,10 +42,9 @@ var longBars = map[string]matrixBar{
 
 // matrixCPU is the measured cost of one seed of each classic-control pair
 // in seconds: seed 0's run time with one core to itself, or the median CPU
-// time over 5 seeds for a preset changed since (LEARNING.md, "Cost of the
-// matrix"). It orders the runs of --jobs: the costliest
-// first, so that the runs still going when the others are done are short
-// ones.
+// time over the seeds run for a preset changed since (LEARNING.md, "Cost
+// of the matrix"). It orders the runs of --jobs: the costliest first, so
+// that the runs still going when the others are done are short ones.
 var matrixCPU = map[string]float64{
 	"a2c/Acrobot-v1":                0.5,
 	"a2c/CartPole-v1":               0.2,
@@ -79,7 +78,7 @@ var matrixCPU = map[string]float64{
 	"icm-dqn/CartPole-v1":           37.9,
 	"icm-dqn/MountainCar-v0":        9.5,
 	"iqn/Acrobot-v1":                22.1,
-	"iqn/CartPole-v1":               72.5,
+	"iqn/CartPole-v1":               12.8,
 	"iqn/MountainCar-v0":            143.2,
 	"npg/Acrobot-v1":                4.7,
 	"npg/CartPole-v1":               3.2,
