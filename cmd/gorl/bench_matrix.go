@@ -69,10 +69,14 @@ var zooBars = map[string]matrixBar{
 var matrixNotes = map[string]string{}
 
 // barFor returns the bar of the pair: rl-zoo's where it has a row, else
-// Gymnasium's reward threshold of the env, else its stop threshold
-// (Tianshou's test threshold), within 1M steps.
+// the MuJoCo or MinAtar reference (longBars), else Gymnasium's reward
+// threshold of the env, else its stop threshold (Tianshou's test
+// threshold), within 1M steps.
 func barFor(algoName, envID string) (matrixBar, error) {
 	if b, ok := zooBars[algoName+"/"+envID]; ok {
+		return b, nil
+	}
+	if b, ok := longBars[algoName+"/"+envID]; ok {
 		return b, nil
 	}
 	spec, ok := env.Lookup(envID)
@@ -109,7 +113,11 @@ type matrixResult struct {
 	// EnvSteps counts the env steps of training and prefill.
 	EnvSteps int64
 	Wall     float64
-	Err      string
+	// CPU is the user and system time of the run's process in seconds
+	// (the child's with --jobs above 1, else this process's over the
+	// run): unlike Wall, the machine's other load does not inflate it.
+	CPU float64 `json:",omitempty"`
+	Err string
 }
 
 // matrixRunConfig is the run configuration of job: the pair's resolved
@@ -174,6 +182,7 @@ func runMatrixChild(ctx context.Context, exe string, job matrixJob) matrixResult
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		return matrixResult{Err: fmt.Sprintf("child output: %v", err)}
 	}
+	r.CPU = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	return r
 }
 
@@ -294,7 +303,9 @@ func runMatrix(ctx context.Context, pairs []matrixPair, o matrixOptions, log io.
 				job := matrixJob{Algo: p.Algo, Env: p.Env, Seed: o.FirstSeed + uint64(t.s), Bar: p.Bar, Data: p.Data, WorkDir: o.WorkDir}
 				var r matrixResult
 				if exe == "" {
+					cpu0 := processCPU()
 					r = runMatrixJob(ctx, job)
+					r.CPU = (processCPU() - cpu0).Seconds()
 				} else {
 					r = runMatrixChild(ctx, exe, job)
 				}
@@ -303,8 +314,8 @@ func runMatrix(ctx context.Context, pairs []matrixPair, o matrixOptions, log io.
 				if r.Err != "" {
 					fmt.Fprintf(log, "%s %s seed %d: %s\n", p.Algo, p.Env, job.Seed, r.Err)
 				} else {
-					fmt.Fprintf(log, "%s %s seed %d: %.1f (bar %.1f, reached %v) in %d env steps, %.1f s\n",
-						p.Algo, p.Env, job.Seed, r.Return, p.Bar.Return, r.Reached, r.EnvSteps, r.Wall)
+					fmt.Fprintf(log, "%s %s seed %d: %.1f (bar %.1f, reached %v) in %d env steps, %.1f s, %.1f s CPU\n",
+						p.Algo, p.Env, job.Seed, r.Return, p.Bar.Return, r.Reached, r.EnvSteps, r.Wall, r.CPU)
 				}
 				mu.Unlock()
 			}
@@ -313,8 +324,10 @@ func runMatrix(ctx context.Context, pairs []matrixPair, o matrixOptions, log io.
 	for i, p := range pairs {
 		outs[i] = pairOutcome{matrixPair: p, Results: make([]matrixResult, o.Seeds)}
 	}
-	for s := range o.Seeds {
-		for i := range pairs {
+	// The costliest runs first, so that the last ones to finish are
+	// short (matrixSchedule).
+	for _, i := range matrixSchedule(pairs) {
+		for s := range o.Seeds {
 			tasks <- task{i, s}
 		}
 	}
@@ -340,16 +353,16 @@ func iqm(xs []float64) float64 { return scores.IQM([][]float64{xs}) }
 // writeMatrix writes the Markdown table of the outcomes and their notes.
 func writeMatrix(w io.Writer, outs []pairOutcome) {
 	tb := newTable(w, "algorithm", "env", "settings", "bar (source)", "within", "test return per seed", "median", "IQM",
-		"env steps (median)", "wall s (median)", "reached", "verdict")
+		"env steps (median)", "wall s (median)", "CPU s (median)", "reached", "verdict")
 	for _, po := range outs {
-		var rets, steps, walls []float64
+		var rets, steps, walls, cpus []float64
 		cells := make([]string, len(po.Results))
 		for i, r := range po.Results {
 			if r.Err != "" {
 				cells[i] = "error"
 				continue
 			}
-			rets, steps, walls = append(rets, r.Return), append(steps, float64(r.EnvSteps)), append(walls, r.Wall)
+			rets, steps, walls, cpus = append(rets, r.Return), append(steps, float64(r.EnvSteps)), append(walls, r.Wall), append(cpus, r.CPU)
 			cells[i] = fmt.Sprintf("%.1f", r.Return)
 			if !r.Reached {
 				cells[i] += "✗"
@@ -358,7 +371,7 @@ func writeMatrix(w io.Writer, outs []pairOutcome) {
 		reached, ok := po.met()
 		tb.Row(po.Algo, po.Env, po.Preset, fmt.Sprintf("%.1f (%s)", po.Bar.Return, po.Bar.Source), fmtSteps(po.Bar.Steps),
 			strings.Join(cells, ", "), fmt.Sprintf("%.1f", median(rets)), fmt.Sprintf("%.1f", iqm(rets)),
-			fmt.Sprintf("%.0f", median(steps)), fmt.Sprintf("%.1f", median(walls)),
+			fmt.Sprintf("%.0f", median(steps)), fmt.Sprintf("%.1f", median(walls)), fmt.Sprintf("%.1f", median(cpus)),
 			fmt.Sprintf("%d/%d", reached, len(po.Results)), verdict(ok))
 	}
 	tb.Flush()
@@ -474,7 +487,8 @@ func cmdBenchMatrix(ctx context.Context, args []string, stdout, stderr io.Writer
 	fmt.Fprintf(&rep, "Command: `gorl bench matrix %s`\n\n", strings.Join(args, " "))
 	fmt.Fprintf(&rep, "Machine: %s; load average (1, 5, 15 min) %s at the start, %s at the end; %d runs at a time.\n\n",
 		machine(), load0, loadAverage(), o.Jobs)
-	fmt.Fprintf(&rep, "Total wall time: %v for %d pairs × %d seeds.\n\n", total.Round(time.Second), len(pairs), o.Seeds)
+	fmt.Fprintf(&rep, "Total wall time: %v for %d pairs × %d seeds; CPU time of the runs: %.0f s.\n\n",
+		total.Round(time.Second), len(pairs), o.Seeds, totalCPU(outs).Seconds())
 	writeMatrix(&rep, outs)
 	writeMatrixScores(&rep, outs, o.FirstSeed, *plotFile)
 	writeMatrixData(&rep, matrixDataInfos(pairs, o))
