@@ -9,6 +9,7 @@ import (
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/actorcritic"
 	"github.com/gorl/gorl/batch"
+	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/distribution"
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/nn"
@@ -87,6 +88,23 @@ func (c *CQL) alphaParams() nn.Params { return nn.Params{{Name: "cql_log_alpha",
 // Params returns SAC's parameters (actorcritic.Squashed.Params) and log α′
 // ("cql_log_alpha").
 func (c *CQL) Params() nn.Params { return append(c.Squashed.Params(), c.alphaParams()...) }
+
+// Preprocess stores the soft n-step returns under "returns" as SAC's
+// Preprocess does, and turns b's actions, env actions as datasets hold them,
+// into the policy's raw actions in place (the inverse of Config.Map), the
+// form the critics, the proposals and the policy's samples share. It
+// returns an error for a batch without "act" or with actions of another
+// shape.
+func (c *CQL) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error {
+	act, err := b.Array(batch.KeyAct)
+	if err != nil {
+		return fmt.Errorf("cql: %w", err)
+	}
+	if err := c.Pol.UnmapActionTo(act, act); err != nil {
+		return fmt.Errorf("cql: act: %w", err)
+	}
+	return c.Squashed.Preprocess(b, buf, indices)
+}
 
 // Update makes one step of the critics on b (obs, act, obs_next and
 // returns) with the conservative penalty, one of the actor and one of α as

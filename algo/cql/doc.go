@@ -9,7 +9,8 @@
 // Gaussian actor, twin critics with targets, the temperature α) from a
 // [Config] ([DefaultConfig] is Tianshou's Pendulum test), and the Lagrange
 // multiplier α′. Each update, with B sampled transitions and N =
-// NumRepeatActions,
+// NumRepeatActions, the data's actions a turned from env actions into the
+// policy's raw ones (Preprocess: the inverse of Config.Map),
 //
 //	y     = Σₖ γᵏ rₜ₊ₖ + γⁿ (minᵢ Q′ᵢ(s′, a′) − α·log π(a′|s′))    (Preprocess, as SAC)
 //	Q̂ᵢ    = {Qᵢ(s, âᵤ) + m·log 2}ᴺ ∪ {Qᵢ(s, âₛ) − log π(âₛ|s)}ᴺ ∪ {Qᵢ(s, âₛ′) − log π(âₛ′|s′)}ᴺ
@@ -55,10 +56,25 @@
 //     target at every done.
 //   - Tianshou 2's CQL calibrates the values by the episodes' Monte-Carlo
 //     returns by default (Cal-QL); that variant is not implemented.
-//   - The policy's actions are mapped as SAC's are (Config.Map: clipped and
-//     scaled to the Box), so that a dataset collected by gorl's SAC is
-//     learned in the form it was stored. Tianshou's test turns action
-//     scaling off.
+//   - Datasets hold env actions (gorl collect's, D4RL's), and the policy's
+//     raw actions are mapped as SAC's are (Config.Map: clipped and scaled to
+//     the Box). Preprocess maps the data's actions back to raw ones, so that
+//     the critics see them, the uniform proposals, the policy's samples and
+//     the targets' next actions in one unit. Without that step the critics
+//     read Pendulum's torque e ∈ [−2, 2] as the raw action e, which the
+//     policy plays as 2e: the TD targets (the policy's next actions), the
+//     penalty's proposals and the actor's step all valued other actions than
+//     the data's, and CQL learned nothing on the learning matrix's Pendulum
+//     data (best tests near an untrained policy's on 5 of 5 seeds), while it
+//     learned from a SAC's samples stored as raw actions. The conservative
+//     weight was not the cause: the preset's w = 10 meets the
+//     matrix's bar once the units agree (LEARNING.md, "CQL on the matrix's
+//     Pendulum data"). Tianshou's test turns action scaling off and bounds
+//     the actor by max_action instead.
+//   - The penalty's other parts were read against the paper and are
+//     unchanged: 3N proposals per observation with their importance weights
+//     (2ᵐ for the uniform ones, 1/π for the policy's), each critic's own
+//     gap, and SAC's entropy term in the target (Tianshou's CQL keeps it).
 //   - Continuous CQL refuses a Discrete action space: package discretecql
 //     is CQL for those.
 package cql

@@ -5,14 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"time"
 
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/collector"
-	"github.com/gorl/gorl/env"
-	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/trainer"
 )
@@ -126,39 +123,12 @@ func trainOffline(ctx context.Context, algoName, envID string, bar float64, seed
 }
 
 // sampledData collects steps env steps of envID in envs envs with p
-// sampling its actions (training step and exploration on), into a new
-// buffer.Vector; the envs are seeded apart from those of p's training.
-// It is the dataset of the Pendulum run: a trained SAC's samples, as
-// Tianshou's gather_pendulum_data collects them.
+// sampling its actions (its training-step flag on), by gorl collect's code
+// path (collectDataset: the buffer holds env actions), the envs seeded
+// apart from those of p's training. It is the dataset of the Pendulum run: a
+// trained SAC's samples, as Tianshou's gather_pendulum_data collects them.
 func sampledData(ctx context.Context, p policy.Policy, envID string, steps, envs int, seed uint64) (buffer.Buffer, collector.Stats, error) {
-	p.SetTrainingStep(true)
-	es, err := makeEnvs(envID, envs)
-	if err != nil {
-		return nil, collector.Stats{}, err
-	}
-	vec, err := vector.NewSync(es)
-	if err != nil {
-		return nil, collector.Stats{}, err
-	}
-	defer vec.Close()
-	data, err := buffer.NewVector(buffer.Config{Size: steps}, envs)
-	if err != nil {
-		return nil, collector.Stats{}, err
-	}
-	c, err := collector.New(collector.Config{Env: vec, Policy: p, Buffer: data, Explore: true,
-		Rand: rand.New(rand.NewPCG(seed, 0xc011ec7))})
-	if err != nil {
-		return nil, collector.Stats{}, err
-	}
-	seeds := make([]env.Seed, envs)
-	for i := range seeds {
-		seeds[i] = env.SeedOf(seed + 1_000_000 + uint64(i))
-	}
-	if err := c.Reset(ctx, seeds); err != nil {
-		return nil, collector.Stats{}, err
-	}
-	cs, err := c.Collect(ctx, collector.Request{NStep: steps})
-	return data, cs, err
+	return collectDataset(ctx, CollectSpec{Policy: p, Env: envID, Steps: steps, Envs: envs, Sample: true, Seed: seed + 1_000_000})
 }
 
 // sampledPendulum is the data of the CQL Pendulum run for one seed: a SAC

@@ -223,8 +223,8 @@ var learningSmokePairs = []matrixPair{
 }
 
 // TestLearningSmoke is the learning matrix's smoke subset: one seed of a
-// pair of every algorithm in the matrix (learningSmokePairs, smokePairs;
-// CQL's is TestCQLSmoke) with their presets, at a reduced budget and a
+// pair of every algorithm in the matrix (learningSmokePairs, smokePairs)
+// with their presets, at a reduced budget and a
 // looser bar than gorl bench matrix's, so that a change that stops an
 // algorithm learning fails go test. Each bar is about half-way from the initial return to the
 // matrix's, and each budget about twice the steps seed 0 needs.

@@ -22,7 +22,8 @@ import (
 
 // CollectSpec describes a dataset collected by a trained policy: Steps env
 // steps on Envs envs of Env (seeds Seed, Seed+1, …) acting with Policy's
-// most likely actions plus Noise or Epsilon (see datasetPolicy).
+// most likely actions plus Noise or Epsilon, or with its samples with
+// Sample (see datasetPolicy).
 type CollectSpec struct {
 	Policy  policy.Policy
 	Env     string
@@ -30,6 +31,7 @@ type CollectSpec struct {
 	Envs    int
 	Noise   float64
 	Epsilon float64
+	Sample  bool
 	Seed    uint64
 }
 
@@ -42,7 +44,7 @@ func collectDataset(ctx context.Context, spec CollectSpec) (buffer.Buffer, colle
 	if spec.Steps < 1 || spec.Envs < 1 {
 		return nil, st, fmt.Errorf("collect: --steps %d and --envs %d must be positive", spec.Steps, spec.Envs)
 	}
-	p, err := newDatasetPolicy(spec.Policy, spec.Noise, spec.Epsilon, rand.New(rand.NewPCG(spec.Seed, 0xc011ec7)))
+	p, err := newDatasetPolicy(spec.Policy, spec.Noise, spec.Epsilon, spec.Sample, rand.New(rand.NewPCG(spec.Seed, 0xc011ec7)))
 	if err != nil {
 		return nil, st, err
 	}
@@ -81,7 +83,8 @@ func collectDataset(ctx context.Context, spec CollectSpec) (buffer.Buffer, colle
 }
 
 // datasetPolicy acts with a trained policy's most likely actions (its
-// training-step flag off, no exploration), turned into env actions with its
+// training-step flag off, no exploration), or with sample with its samples
+// (the flag on, as in a training step), turned into env actions with its
 // action map, then adds, for a Box, Gaussian noise of σ = noise times the
 // half-width of each dimension, clipped to the bounds, and with probability
 // epsilon replaces a row's action by a uniform random one (any space). Its
@@ -100,7 +103,7 @@ type datasetPolicy struct {
 	flag   bool
 }
 
-func newDatasetPolicy(p policy.Policy, noise, eps float64, rng *rand.Rand) (*datasetPolicy, error) {
+func newDatasetPolicy(p policy.Policy, noise, eps float64, sample bool, rng *rand.Rand) (*datasetPolicy, error) {
 	if !(noise >= 0) || !(eps >= 0 && eps <= 1) {
 		return nil, fmt.Errorf("collect: --noise %v must be ≥ 0 and --epsilon %v in [0, 1]", noise, eps)
 	}
@@ -130,7 +133,7 @@ func newDatasetPolicy(p policy.Policy, noise, eps float64, rng *rand.Rand) (*dat
 	default:
 		return nil, fmt.Errorf("collect: a Discrete or Box action space, not %v", s)
 	}
-	p.SetTrainingStep(false)
+	p.SetTrainingStep(sample)
 	return d, nil
 }
 
