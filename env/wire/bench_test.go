@@ -11,12 +11,22 @@ import (
 // BenchmarkStep measures a step of a Go env served by a worker process: a
 // request and a reply through two pipes. CartPole-v1 has a 16-byte
 // observation (the round trip's fixed cost); Frames-v0 an 84×84×4 uint8
-// frame stack (28,224 bytes).
+// frame stack (28,224 bytes). Each runs over the pipes and over the
+// shared region.
 func BenchmarkStep(b *testing.B) {
 	for _, id := range []string{"CartPole-v1", "wiretest/Frames-v0"} {
-		b.Run(id, func(b *testing.B) {
+		for _, tr := range transports {
+			b.Run(id+"/"+tr.name, func(b *testing.B) { benchStep(b, id, tr.shared) })
+		}
+	}
+}
+
+func benchStep(b *testing.B, id string, shared bool) {
+	sharedOK(b, shared)
+	{
+		{
 			cmd, _ := wire.SelfCommand(id)
-			e, err := wire.Start(cmd, wire.Options{})
+			e, err := wire.Start(cmd, wire.Options{SharedMemory: shared})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -39,6 +49,6 @@ func BenchmarkStep(b *testing.B) {
 					}
 				}
 			}
-		})
+		}
 	}
 }
