@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/gorl/gorl/env"
 	"github.com/gorl/gorl/env/wire"
@@ -15,18 +16,26 @@ import (
 // shared region.
 func BenchmarkStep(b *testing.B) {
 	for _, id := range []string{"CartPole-v1", "wiretest/Frames-v0"} {
-		for _, tr := range transports {
-			b.Run(id+"/"+tr.name, func(b *testing.B) { benchStep(b, id, tr.shared) })
+		for _, tr := range benchTransports {
+			b.Run(id+"/"+tr.name, func(b *testing.B) { benchStep(b, id, tr.shared, tr.spin) })
 		}
 	}
 }
 
-func benchStep(b *testing.B, id string, shared bool) {
+// benchTransports are the pipes, the shared region with the default spin,
+// and the shared region with no spinning (each wait sleeps on the pipe).
+var benchTransports = []struct {
+	name   string
+	shared bool
+	spin   time.Duration
+}{{"pipe", false, 0}, {"shm", true, 0}, {"shm-nospin", true, -1}}
+
+func benchStep(b *testing.B, id string, shared bool, spin time.Duration) {
 	sharedOK(b, shared)
 	{
 		{
 			cmd, _ := wire.SelfCommand(id)
-			e, err := wire.Start(cmd, wire.Options{SharedMemory: shared})
+			e, err := wire.Start(cmd, wire.Options{SharedMemory: shared, Spin: spin})
 			if err != nil {
 				b.Fatal(err)
 			}
