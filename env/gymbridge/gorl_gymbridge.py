@@ -2,7 +2,9 @@
 
 The protocol is described in the doc comment of gorl's env/wire package.
 The worker reads requests from file descriptor 3 and writes replies to file
-descriptor 4, so that what the env prints cannot corrupt the frames.
+descriptor 4, so that what the env prints cannot corrupt the frames. When
+gorl sets GORL_WIRE_SHM, frames travel instead through the shared memory
+region it passes as file descriptor 5, and the pipes only carry doorbells.
 
 Usage (gorl starts this for you):
 

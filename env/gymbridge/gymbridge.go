@@ -36,7 +36,10 @@
 // The module is embedded in the Go binary and passed to the interpreter
 // with -c, so nothing is installed or written to disk. Gymnasium's spaces
 // are read by their class names, so the module does not import gymnasium
-// unless asked to make an env by id.
+// unless asked to make an env by id. With Config.SharedMemory the module
+// maps the region that package wire offers with Python's mmap module and
+// writes each observation into it through a numpy view, with no bytes
+// object in between; the pipes then only wake a side that sleeps.
 package gymbridge
 
 import (
