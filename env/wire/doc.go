@@ -112,9 +112,11 @@
 // encoding or a cheap env's step (a Go worker speaking the protocol costs
 // about as much as a Python one). Through the region a side that finds the
 // frame while it spins pays no system call and no wake-up, but it burns a
-// core while it spins, so the region pays where each worker and the parent
-// have a core of their own and costs more than the pipes on a machine with
-// fewer idle cores than processes (BENCHMARKS.md has both).
+// core while it spins, so the region can pay only where each worker and
+// the parent have a core of their own; on a machine with fewer idle cores
+// than spinning processes a spinner delays the very peer it waits for,
+// and the region measured slower than the pipes there (BENCHMARKS.md).
+// The pipes stay the default until the region measures faster.
 //
 // The spin is bounded (DefaultSpin, tens of microseconds: longer than a
 // cheap env's step and the parent's own work between steps, short enough
