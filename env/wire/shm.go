@@ -109,11 +109,20 @@ func (c *shmConn) recv(deadline time.Time) (byte, []byte, error) {
 		return 0, nil, err
 	}
 	c.lastIn = atomic.LoadUint32(c.seqIn)
-	n := binary.LittleEndian.Uint32(c.in)
-	if n == 0 || n > MaxFrame {
-		return 0, nil, protoErr("frame length %d outside [1, %d]", n, MaxFrame)
+	return regionFrame(c.in)
+}
+
+// regionFrame returns the type and payload of the frame at the start of
+// area, whose length must fit MaxFrame and the area.
+func regionFrame(area []byte) (byte, []byte, error) {
+	if len(area) < 5 {
+		return 0, nil, protoErr("area of %d bytes holds no frame", len(area))
 	}
-	return c.in[4], c.in[5 : 4+n : 4+n], nil
+	n := binary.LittleEndian.Uint32(area)
+	if limit := min(MaxFrame, len(area)-4); n == 0 || uint64(n) > uint64(limit) {
+		return 0, nil, protoErr("frame length %d outside [1, %d]", n, limit)
+	}
+	return area[4], area[5 : 4+n : 4+n], nil
 }
 
 // wait returns when the other side's counter has moved: it spins for
