@@ -36,7 +36,10 @@
 // The module is embedded in the Go binary and passed to the interpreter
 // with -c, so nothing is installed or written to disk. Gymnasium's spaces
 // are read by their class names, so the module does not import gymnasium
-// unless asked to make an env by id.
+// unless asked to make an env by id. With Config.SharedMemory the module
+// maps the region that package wire offers with Python's mmap module and
+// writes each observation into it through a numpy view, with no bytes
+// object in between; the pipes then only wake a side that sleeps.
 package gymbridge
 
 import (
@@ -86,6 +89,14 @@ type Config struct {
 	// Restart turns a worker lost in a step into a truncated step and
 	// restarts it at the next reset (wire.Options.Restart).
 	Restart bool `json:"restart"`
+	// SharedMemory passes requests and replies through a memory region
+	// shared with the worker, the pipes only waking a side that sleeps
+	// (wire.Options.SharedMemory); observations are written into it by
+	// numpy with no copy in between.
+	SharedMemory bool `json:"shared_memory"`
+	// Spin is how long each side spins on the shared region before it
+	// sleeps (wire.Options.Spin); zero means wire.DefaultSpin.
+	Spin time.Duration `json:"spin"`
 }
 
 // python returns the interpreter of c.
@@ -137,7 +148,10 @@ func start(name string, cfg Config, args ...string) (*wire.Env, error) {
 		cmd.Dir = cfg.Dir
 		return cmd
 	}
-	e, err := wire.Start(newCmd, wire.Options{Name: name, Timeout: cfg.Timeout, StartTimeout: cfg.StartTimeout, Restart: cfg.Restart})
+	e, err := wire.Start(newCmd, wire.Options{
+		Name: name, Timeout: cfg.Timeout, StartTimeout: cfg.StartTimeout, Restart: cfg.Restart,
+		SharedMemory: cfg.SharedMemory, Spin: cfg.Spin,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("gymbridge: %w", err)
 	}

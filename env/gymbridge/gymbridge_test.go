@@ -71,7 +71,23 @@ func serve(t testing.TB, factory string, cfg gymbridge.Config) *wire.Env {
 // both get the same random actions, and every observation (float32, so
 // compared bit for bit), reward and termination flag must be equal.
 func TestCartPole(t *testing.T) {
-	py := serve(t, "cartpole:CartPole", config(t))
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			cfg := config(t)
+			cfg.SharedMemory = tr.shared
+			testCartPole(t, serve(t, "cartpole:CartPole", cfg))
+		})
+	}
+}
+
+// transports are the two ways frames travel: the pipes, and the shared
+// region with the pipes as doorbells.
+var transports = []struct {
+	name   string
+	shared bool
+}{{"pipe", false}, {"shm", true}}
+
+func testCartPole(t *testing.T, py *wire.Env) {
 	for _, seed := range []uint64{1, 2, 3} {
 		rng := rand.New(rand.NewPCG(seed, 0))
 		cp := classic.NewCartPole()
@@ -118,7 +134,16 @@ func TestCartPole(t *testing.T) {
 
 // TestInfo checks the Infos and spaces that cross from Python.
 func TestInfo(t *testing.T) {
-	e := serve(t, "faulty:Faulty", config(t))
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			cfg := config(t)
+			cfg.SharedMemory = tr.shared
+			testInfo(t, serve(t, "faulty:Faulty", cfg))
+		})
+	}
+}
+
+func testInfo(t *testing.T, e *wire.Env) {
 	if got := fmt.Sprint(e.ObservationSpace(), e.ActionSpace()); got != "Box(0.0, 10.0, (3,), float32) Discrete(2)" {
 		t.Fatalf("spaces %s", got)
 	}
@@ -161,32 +186,35 @@ func TestFaults(t *testing.T) {
 		{"hang", wire.ErrTimeout, "did not answer within 500ms"},
 		{"garbage", wire.ErrProtocol, "frame length 4294967295"},
 	}
-	for _, c := range cases {
-		t.Run(c.fault, func(t *testing.T) {
-			cfg := config(t)
-			cfg.Kwargs = map[string]any{"fault": c.fault}
-			cfg.Timeout = 500 * time.Millisecond
-			e := serve(t, "faulty:Faulty", cfg)
-			if _, _, err := e.Reset(env.NoSeed); err != nil {
-				t.Fatal(err)
-			}
-			var err error
-			t0 := time.Now()
-			for range 3 {
-				if _, _, _, _, _, err = e.Step(nd.MustNew(int64(0))); err != nil {
-					break
+	for _, tr := range transports {
+		for _, c := range cases {
+			t.Run(tr.name+"/"+c.fault, func(t *testing.T) {
+				cfg := config(t)
+				cfg.SharedMemory = tr.shared
+				cfg.Kwargs = map[string]any{"fault": c.fault}
+				cfg.Timeout = 500 * time.Millisecond
+				e := serve(t, "faulty:Faulty", cfg)
+				if _, _, err := e.Reset(env.NoSeed); err != nil {
+					t.Fatal(err)
 				}
-			}
-			if d := time.Since(t0); d > 5*time.Second {
-				t.Errorf("the error took %v", d)
-			}
-			var re *wire.RemoteError
-			if c.is == nil && !errors.As(err, &re) || c.is != nil && !errors.Is(err, c.is) ||
-				!strings.Contains(err.Error(), c.text) || !strings.Contains(err.Error(), "faulty:Faulty") {
-				t.Fatalf("error %v; want one wrapping %v, naming faulty:Faulty, containing %q", err, c.is, c.text)
-			}
-			e.Close()
-		})
+				var err error
+				t0 := time.Now()
+				for range 3 {
+					if _, _, _, _, _, err = e.Step(nd.MustNew(int64(0))); err != nil {
+						break
+					}
+				}
+				if d := time.Since(t0); d > 5*time.Second {
+					t.Errorf("the error took %v", d)
+				}
+				var re *wire.RemoteError
+				if c.is == nil && !errors.As(err, &re) || c.is != nil && !errors.Is(err, c.is) ||
+					!strings.Contains(err.Error(), c.text) || !strings.Contains(err.Error(), "faulty:Faulty") {
+					t.Fatalf("error %v; want one wrapping %v, naming faulty:Faulty, containing %q", err, c.is, c.text)
+				}
+				e.Close()
+			})
+		}
 	}
 	if after := children(t); !slices.Equal(before, after) {
 		t.Fatalf("child processes %v before, %v after", before, after)

@@ -22,6 +22,10 @@ type ProcessConfig struct {
 	// OnLost, when set, is called with the env's id and the error each
 	// time a worker is lost, from the goroutine that steps that env.
 	OnLost func(id int, err error) `json:"-"`
+	// SharedMemory passes requests and replies through a memory region
+	// shared with each worker, which spins briefly waiting for them
+	// (wire.Options.SharedMemory); false keeps the pipes.
+	SharedMemory bool `json:"shared_memory"`
 }
 
 // ProcessEnvs returns n envs registered under id, each served by a worker
@@ -37,7 +41,7 @@ func ProcessEnvs(id string, n int, timeout time.Duration, pc ProcessConfig) ([]e
 	}
 	envs := make([]env.Env, 0, n)
 	for i := range n {
-		opts := wire.Options{Name: fmt.Sprintf("%s worker %d", id, i), Timeout: timeout, Restart: pc.Restart}
+		opts := wire.Options{Name: fmt.Sprintf("%s worker %d", id, i), Timeout: timeout, Restart: pc.Restart, SharedMemory: pc.SharedMemory}
 		if pc.OnLost != nil {
 			opts.OnLost = func(err error) { pc.OnLost(i, err) }
 		}

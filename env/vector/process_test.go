@@ -3,9 +3,11 @@ package vector_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,10 +56,22 @@ func (c *crashing) Step(a any) (any, float64, bool, bool, env.Info, error) {
 }
 
 // TestProcessCartPole checks that CartPoles in worker processes give the
-// results of CartPoles in this process, row for row.
+// results of CartPoles in this process, row for row, over the pipes and
+// over the shared region.
 func TestProcessCartPole(t *testing.T) {
+	for _, shared := range []bool{false, true} {
+		t.Run(fmt.Sprintf("shared=%v", shared), func(t *testing.T) {
+			if shared && runtime.GOOS+"/"+runtime.GOARCH != "linux/amd64" {
+				t.Skip("the shared region needs Linux on x86-64")
+			}
+			testProcessCartPole(t, vector.ProcessConfig{SharedMemory: shared})
+		})
+	}
+}
+
+func testProcessCartPole(t *testing.T, pc vector.ProcessConfig) {
 	const n = 3
-	pv, err := vector.NewProcess("CartPole-v1", n, vector.Config{StepTimeout: 10 * time.Second}, vector.ProcessConfig{})
+	pv, err := vector.NewProcess("CartPole-v1", n, vector.Config{StepTimeout: 10 * time.Second}, pc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"image"
@@ -46,6 +45,16 @@ type Options struct {
 	// OnLost, when set, is called with the error each time the worker is
 	// lost, before the call returns.
 	OnLost func(err error)
+	// SharedMemory makes requests and replies travel through a memory
+	// region shared with the worker rather than through the pipes, which
+	// then only wake a side that sleeps (see the package doc). A worker
+	// that does not take the region up keeps the pipes. Start fails where
+	// the region is not supported (outside Linux on x86-64).
+	SharedMemory bool
+	// Spin is how long each side waits for the other by spinning on the
+	// shared region before it sleeps on its pipe; zero means DefaultSpin,
+	// a negative value no spinning.
+	Spin time.Duration
 }
 
 // Env is an env.Env served by a worker process: every call is a request
@@ -64,7 +73,6 @@ type Env struct {
 	w    *worker // nil once lost or closed
 	lost error   // why the last worker was lost
 	out  enc
-	buf  []byte
 	// stepped reports that obs holds an observation to return on a lost
 	// step.
 	stepped bool
@@ -76,7 +84,8 @@ type worker struct {
 	cmd  *exec.Cmd
 	req  *os.File // requests, the worker's fd 3
 	resp *os.File // replies, the worker's fd 4
-	br   *bufio.Reader
+	conn conn
+	mem  []byte // the shared region, if offered
 	tail *tail
 }
 
@@ -94,6 +103,9 @@ type worker struct {
 func Start(newCmd func() *exec.Cmd, opts Options) (*Env, error) {
 	if !littleEndian() {
 		return nil, errBigEndian
+	}
+	if opts.SharedMemory && !sharedSupported {
+		return nil, errNoShared
 	}
 	e := &Env{newCmd: newCmd, opts: opts}
 	if err := e.start(); err != nil {
@@ -116,22 +128,43 @@ func (e *Env) start() error {
 		reqW.Close()
 		return e.errorf("%w", err)
 	}
+	var shm *os.File
+	var mem []byte
+	if e.opts.SharedMemory {
+		if shm, mem, err = newRegion(); err != nil {
+			reqR.Close()
+			reqW.Close()
+			respR.Close()
+			respW.Close()
+			return e.errorf("creating the shared region: %w", err)
+		}
+		cmd.Env = append(cmd.Environ(), fmt.Sprintf("%s=%d", SharedVar, e.spin().Nanoseconds()))
+	}
 	t := &tail{}
 	cmd.Stdin = nil
 	cmd.Stdout = t
 	cmd.Stderr = t
 	cmd.ExtraFiles = []*os.File{reqR, respW}
+	if shm != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, shm)
+	}
 	cmd.WaitDelay = time.Second
 	setProcAttr(cmd)
 	err = cmd.Start()
 	reqR.Close()
 	respW.Close()
+	if shm != nil {
+		shm.Close()
+	}
 	if err != nil {
 		reqW.Close()
 		respR.Close()
+		if mem != nil {
+			unmapRegion(mem)
+		}
 		return e.errorf("starting the worker: %w", err)
 	}
-	w := &worker{cmd: cmd, req: reqW, resp: respR, br: bufio.NewReaderSize(respR, 64<<10), tail: t}
+	w := &worker{cmd: cmd, req: reqW, resp: respR, conn: newPipeConn(respR, reqW), mem: mem, tail: t}
 	e.w = w
 	d := e.opts.StartTimeout
 	if d <= 0 {
@@ -153,6 +186,13 @@ func (e *Env) start() error {
 	if err != nil {
 		return e.lose(err)
 	}
+	if h.SharedMemory {
+		if mem == nil {
+			return e.lose(protoErr("worker says it uses a shared region it was not offered"))
+		}
+		w.conn = newShmConn(mem, true, e.spin(), respR, reqW)
+	}
+	h.SharedMemory = false // the worker's choice, not a property of the env
 	if e.obsL != nil {
 		if !h.Obs.Equal(e.hello.Obs) || !h.Act.Equal(e.hello.Act) {
 			return e.lose(protoErr("restarted worker has spaces %v, %v, not %v, %v", h.Obs, h.Act, e.hello.Obs, e.hello.Act))
@@ -168,6 +208,14 @@ func (e *Env) start() error {
 	e.hello = h
 	e.obs = e.obsL.NewDecoder()
 	return nil
+}
+
+// spin returns how long to spin on the shared region.
+func (e *Env) spin() time.Duration {
+	if e.opts.Spin == 0 {
+		return DefaultSpin
+	}
+	return max(e.opts.Spin, 0)
 }
 
 // Pid returns the worker's process id, or 0 when it has been lost or
@@ -217,13 +265,11 @@ func (e *Env) ready() error {
 // lost worker.
 func (e *Env) call() (byte, []byte, error) {
 	w := e.w
-	if e.opts.Timeout > 0 {
-		_ = w.req.SetWriteDeadline(time.Now().Add(e.opts.Timeout))
-	}
-	if _, err := w.req.Write(e.out.finish()); err != nil {
+	dl := deadline(e.opts.Timeout)
+	if err := w.conn.send(e.out.finish(), dl); err != nil {
 		return 0, nil, e.lose(err)
 	}
-	typ, p, err := e.read(e.opts.Timeout)
+	typ, p, err := w.conn.recv(dl)
 	if err != nil {
 		return 0, nil, e.lose(err)
 	}
@@ -232,15 +278,7 @@ func (e *Env) call() (byte, []byte, error) {
 
 // read reads a frame within d (zero: no bound).
 func (e *Env) read(d time.Duration) (byte, []byte, error) {
-	w := e.w
-	if d > 0 {
-		_ = w.resp.SetReadDeadline(time.Now().Add(d))
-	} else {
-		_ = w.resp.SetReadDeadline(time.Time{})
-	}
-	typ, p, buf, err := ReadFrame(w.br, e.buf)
-	e.buf = buf
-	return typ, p, err
+	return e.w.conn.recv(deadline(d))
 }
 
 // lose kills the worker after err (a failed read or write, a malformed
@@ -288,6 +326,15 @@ func (e *Env) kill() {
 	killGroup(w.cmd)
 	_ = w.cmd.Wait()
 	w.resp.Close()
+	w.unmap()
+}
+
+// unmap unmaps the shared region, once the worker has exited.
+func (w *worker) unmap() {
+	if w.mem != nil {
+		unmapRegion(w.mem)
+		w.mem = nil
+	}
 }
 
 // Reset resets the env with seed and no options; see ResetOptions.
@@ -482,6 +529,7 @@ func (e *Env) Close() error {
 	close(done)
 	killGroup(w.cmd) // anything the worker left in its group
 	w.resp.Close()
+	w.unmap()
 	e.w = nil
 	return cerr
 }

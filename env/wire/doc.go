@@ -29,7 +29,8 @@
 //	0x02 step     action value
 //	0x03 render   (empty)
 //	0x04 close    (empty)
-//	0x80 hello    magic "GORLWIRE" | version u16 | flags u8 (bit 0: renders) | name string | observation space | action space
+//	0x00 doorbell (empty; only on the pipes of a shared region, see below)
+//	0x80 hello    magic "GORLWIRE" | version u16 | flags u8 (bit 0: renders, bit 1: uses the shared region) | name string | observation space | action space
 //	0x81 reset ok observation value | info
 //	0x82 step ok  reward f64 | flags u8 (bit 0: terminated, bit 1: truncated) | observation value | info
 //	0x83 frame    height u32 | width u32 | height·width·3 bytes of RGB, row-major
@@ -64,6 +65,31 @@
 // its value: 0 none, 1 bool u8, 2 int i64, 3 float f64, 4 string, 5 array
 // (dtype u8 | ndim u8 | dims u32… | raw), 6 a nested info.
 //
+// # Shared region
+//
+// With Options.SharedMemory the parent also passes the worker a shared
+// memory file (a memfd) as fd 5 and sets the environment variable
+// SharedVar to how long the worker may spin, in nanoseconds. A worker that
+// takes the region up sets bit 1 of its hello's flags (the hello itself
+// always travels on the pipe); from then on every frame travels through
+// the region. Its layout, from offset 0:
+//
+//	0     u32 request counter (written by the parent)
+//	64    u32 reply counter (written by the worker)
+//	128   u32 1 while the worker sleeps on its request pipe
+//	192   u32 1 while the parent sleeps on its reply pipe
+//	4096  request area: one frame (length u32 | type u8 | payload)
+//	4096 + A  reply area: one frame, where A = 4 + MaxFrame rounded up to 4 KiB
+//
+// A side writes its frame at the start of its area, then increments its
+// counter, then, if the other side's sleeping flag is set, writes a
+// doorbell frame on its pipe. A side waiting for a frame spins on the
+// other side's counter for at most the spin time, then sets its sleeping
+// flag, looks at the counter again and reads doorbells from its pipe
+// until the counter has moved; its first such sleep is bounded (see
+// Decisions). Anything but a doorbell on the pipe is a protocol error, and
+// the pipe's end of file still means that the other side has gone.
+//
 // # Invariants
 //
 //   - Decoding never panics on any input and allocates no more than the
@@ -79,4 +105,41 @@
 // copied as raw arrays, so a step costs two pipe transfers and no
 // per-element work on either side, and nothing received is executed. The
 // spaces are sent once, so a step's frame carries no description.
+//
+// Pipes by default, the shared region as an option: over pipes each
+// message is a write and a blocking read, and the reader's wake-up and
+// the hand-over of the CPU between the two processes cost more than the
+// encoding or a cheap env's step (a Go worker speaking the protocol costs
+// about as much as a Python one). Through the region a side that finds the
+// frame while it spins pays no system call and no wake-up, but it burns a
+// core while it spins, so the region can pay only where each worker and
+// the parent have a core of their own; on a machine with fewer idle cores
+// than spinning processes a spinner delays the very peer it waits for,
+// and the region measured slower than the pipes there (BENCHMARKS.md).
+// The pipes stay the default until the region measures faster.
+//
+// The spin is bounded (DefaultSpin, tens of microseconds: longer than a
+// cheap env's step and the parent's own work between steps, short enough
+// that a worker waiting for a slow policy costs little) and then each side
+// sleeps on its pipe, so an idle worker uses no CPU. The sleep is not a
+// futex: the pipe that already carries the protocol wakes the sleeper,
+// and Python has no futex call in its standard library.
+//
+// The counters and flags are plain 32-bit words, written by Go with
+// atomic operations and by Python with ordinary stores. That is sound
+// only under x86's total store order, where a side's stores become
+// visible in program order (a frame before its counter), so the region is
+// offered only on Linux on x86-64. A side that stores its sleeping flag
+// and then reads the other's counter may still see the counter stale
+// while the other side misses the flag (a store may wait in the store
+// buffer past a later load, and Python cannot fence), so a side's first
+// sleep after spinning lasts at most a millisecond and it looks again; by
+// then its flag is visible, and later sleeps need no bound.
+//
+// Frames in the region are whole frames of the pipe protocol, so one
+// decoder reads both and the fuzz test covers both. The region is sized
+// for the largest frame in each direction; only the pages frames touch
+// take memory. The Python module writes observations straight into the
+// reply area through numpy views; the parent decodes them from the area
+// into its own arrays, one copy.
 package wire

@@ -32,8 +32,9 @@ func fuzzHello(t testing.TB) []byte {
 }
 
 // FuzzDecode feeds arbitrary bytes to every decoder: none may panic, a
-// frame is refused unless it is whole, and what decodes must encode back
-// to the same bytes.
+// frame is refused unless it is whole (read from a pipe or from a shared
+// region's area alike), and what decodes must encode back to the same
+// bytes.
 func FuzzDecode(f *testing.F) {
 	hello := fuzzHello(f)
 	f.Add(hello)
@@ -58,8 +59,18 @@ func FuzzDecode(f *testing.F) {
 	obs, act := obsL.NewDecoder(), actL.NewDecoder()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		typ, p, buf, err := ReadFrame(bytes.NewReader(data), nil)
-		if cap(buf) > len(data)+readChunk {
+		// The buffer grows by appending chunks, so it may be up to twice
+		// what arrived plus a chunk, rounded up to an allocation size.
+		if cap(buf) > 2*(len(data)+readChunk) {
 			t.Fatalf("frame buffer of %d bytes for %d bytes of input", cap(buf), len(data))
+		}
+		// The same bytes at the start of a shared region's area.
+		rtyp, rp, rerr := regionFrame(data)
+		if rerr != nil && !errors.Is(rerr, ErrProtocol) {
+			t.Fatalf("regionFrame: %v", rerr)
+		}
+		if (err == nil) != (rerr == nil) || err == nil && (rtyp != typ || !bytes.Equal(rp, p)) {
+			t.Fatalf("pipe and region disagree: %v, %v", err, rerr)
 		}
 		if err != nil {
 			if err != io.EOF && !errors.Is(err, ErrProtocol) {

@@ -13,8 +13,11 @@ import (
 type Hello struct {
 	Name    string
 	Renders bool
-	Obs     env.Space
-	Act     env.Space
+	// SharedMemory reports that the worker takes up the shared region it
+	// was offered (flags bit 1).
+	SharedMemory bool
+	Obs          env.Space
+	Act          env.Space
 }
 
 // appendHello encodes h as a frame.
@@ -25,6 +28,9 @@ func (e *enc) hello(h Hello) error {
 	var flags byte
 	if h.Renders {
 		flags |= 1
+	}
+	if h.SharedMemory {
+		flags |= 2
 	}
 	e.u8(flags)
 	e.str(h.Name)
@@ -44,7 +50,7 @@ func decodeHello(p []byte) (Hello, error) {
 		return Hello{}, protoErr("worker speaks protocol version %d, this is version %d", v, Version)
 	}
 	flags := d.u8("flags")
-	h := Hello{Renders: flags&1 != 0, Name: d.str("name")}
+	h := Hello{Renders: flags&1 != 0, SharedMemory: flags&2 != 0, Name: d.str("name")}
 	h.Obs = d.space(0)
 	h.Act = d.space(0)
 	return h, d.end("hello")

@@ -1,10 +1,10 @@
 package wire
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
+	"time"
 
 	"github.com/gorl/gorl/env"
 )
@@ -20,6 +20,12 @@ import (
 // Go envs take no reset options: a reset with options is refused as
 // unsupported.
 func Serve(e env.Env, name string, r io.Reader, w io.Writer) error {
+	return serve(e, name, newPipeConn(r, w), nil)
+}
+
+// serve serves e: the hello on pc, then requests on sc if it is not nil
+// (the shared region), else on pc.
+func serve(e env.Env, name string, pc, sc conn) error {
 	if !littleEndian() {
 		return errBigEndian
 	}
@@ -33,25 +39,20 @@ func Serve(e env.Env, name string, r io.Reader, w io.Writer) error {
 	}
 	_, renders := e.(env.Renderer)
 	var out enc
-	if err := out.hello(Hello{Name: name, Renders: renders, Obs: e.ObservationSpace(), Act: e.ActionSpace()}); err != nil {
+	if err := out.hello(Hello{Name: name, Renders: renders, SharedMemory: sc != nil, Obs: e.ObservationSpace(), Act: e.ActionSpace()}); err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	send := func() error {
-		if _, err := bw.Write(out.finish()); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
-	if err := send(); err != nil {
+	if err := pc.send(out.finish(), time.Time{}); err != nil {
 		return err
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
+	c := pc
+	if sc != nil {
+		c = sc
+	}
+	send := func() error { return c.send(out.finish(), time.Time{}) }
 	act := actL.NewDecoder()
-	var buf []byte
 	for {
-		typ, p, nb, err := ReadFrame(br, buf)
-		buf = nb
+		typ, p, err := c.recv(time.Time{})
 		if err == io.EOF {
 			return e.Close()
 		}

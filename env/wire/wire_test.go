@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,7 +41,29 @@ func start(t *testing.T, id string, opts wire.Options) *wire.Env {
 // same seeds and actions: every observation, reward and flag must be equal
 // (the values cross the pipe as raw bytes).
 func TestCartPole(t *testing.T) {
-	remote := start(t, "CartPole-v1", wire.Options{Timeout: 10 * time.Second})
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) { testCartPole(t, tr.shared) })
+	}
+}
+
+// transports are the two ways frames travel: the pipes, and the shared
+// region (where supported) with the pipes as doorbells.
+var transports = []struct {
+	name   string
+	shared bool
+}{{"pipe", false}, {"shm", true}}
+
+// sharedOK skips a test of the shared region where it is not supported.
+func sharedOK(t testing.TB, shared bool) {
+	t.Helper()
+	if shared && runtime.GOOS+"/"+runtime.GOARCH != "linux/amd64" {
+		t.Skip("the shared region needs Linux on x86-64")
+	}
+}
+
+func testCartPole(t *testing.T, shared bool) {
+	sharedOK(t, shared)
+	remote := start(t, "CartPole-v1", wire.Options{Timeout: 10 * time.Second, SharedMemory: shared})
 	local, err := env.Make("CartPole-v1")
 	if err != nil {
 		t.Fatal(err)
@@ -87,14 +110,27 @@ func equalObs(t *testing.T, where string, got, want any) {
 
 // TestCheck runs the conformance checker on envs served by workers.
 func TestCheck(t *testing.T) {
-	for _, id := range []string{"CartPole-v1", "Pendulum-v1", "wiretest/Fake-v0", "wiretest/Dict-v0"} {
-		t.Run(id, func(t *testing.T) { envtest.Check(t, start(t, id, wire.Options{Timeout: 10 * time.Second})) })
+	for _, tr := range transports {
+		for _, id := range []string{"CartPole-v1", "Pendulum-v1", "wiretest/Fake-v0", "wiretest/Dict-v0"} {
+			t.Run(tr.name+"/"+id, func(t *testing.T) {
+				sharedOK(t, tr.shared)
+				envtest.Check(t, start(t, id, wire.Options{Timeout: 10 * time.Second, SharedMemory: tr.shared}))
+			})
+		}
 	}
 }
 
 // TestInfoAndRender checks that Infos and frames cross the pipe.
 func TestInfoAndRender(t *testing.T) {
-	e := start(t, "wiretest/Fake-v0", wire.Options{})
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			sharedOK(t, tr.shared)
+			testInfoAndRender(t, start(t, "wiretest/Fake-v0", wire.Options{SharedMemory: tr.shared}))
+		})
+	}
+}
+
+func testInfoAndRender(t *testing.T, e *wire.Env) {
 	_, info, err := e.Reset(env.SeedOf(1))
 	if err != nil {
 		t.Fatal(err)
@@ -151,34 +187,37 @@ func TestFaults(t *testing.T) {
 		{"wiretest/Hang-v0", 300 * time.Millisecond, wire.ErrTimeout, "did not answer within 300ms", false},
 		{"wiretest/Garbage-v0", 0, wire.ErrProtocol, "frame length 4294967295", false},
 	}
-	for _, c := range cases {
-		t.Run(c.id, func(t *testing.T) {
-			e := start(t, c.id, wire.Options{Timeout: c.timeout})
-			if _, _, err := e.Reset(env.SeedOf(1)); err != nil {
-				t.Fatal(err)
-			}
-			var err error
-			t0 := time.Now()
-			for range 3 {
-				if _, _, _, _, _, err = e.Step(nd.MustNew(int64(1))); err != nil {
-					break
+	for _, tr := range transports {
+		for _, c := range cases {
+			t.Run(tr.name+"/"+c.id, func(t *testing.T) {
+				sharedOK(t, tr.shared)
+				e := start(t, c.id, wire.Options{Timeout: c.timeout, SharedMemory: tr.shared})
+				if _, _, err := e.Reset(env.SeedOf(1)); err != nil {
+					t.Fatal(err)
 				}
-			}
-			if d := time.Since(t0); d > 5*time.Second {
-				t.Errorf("the error took %v", d)
-			}
-			var re *wire.RemoteError
-			if c.is == nil && !errors.As(err, &re) || c.is != nil && !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.text) || !strings.Contains(err.Error(), c.id) {
-				t.Fatalf("error %v; want one wrapping %v, naming %s, containing %q", err, c.is, c.id, c.text)
-			}
-			_, _, _, _, _, err2 := e.Step(nd.MustNew(int64(1)))
-			if alive := err2 == nil || errors.Is(err2, env.ErrNeedReset); alive != c.alive {
-				t.Fatalf("after the fault: %v (alive %v, want %v)", err2, alive, c.alive)
-			}
-			if err := e.Close(); err != nil && c.alive {
-				t.Fatal(err)
-			}
-		})
+				var err error
+				t0 := time.Now()
+				for range 3 {
+					if _, _, _, _, _, err = e.Step(nd.MustNew(int64(1))); err != nil {
+						break
+					}
+				}
+				if d := time.Since(t0); d > 5*time.Second {
+					t.Errorf("the error took %v", d)
+				}
+				var re *wire.RemoteError
+				if c.is == nil && !errors.As(err, &re) || c.is != nil && !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.text) || !strings.Contains(err.Error(), c.id) {
+					t.Fatalf("error %v; want one wrapping %v, naming %s, containing %q", err, c.is, c.id, c.text)
+				}
+				_, _, _, _, _, err2 := e.Step(nd.MustNew(int64(1)))
+				if alive := err2 == nil || errors.Is(err2, env.ErrNeedReset); alive != c.alive {
+					t.Fatalf("after the fault: %v (alive %v, want %v)", err2, alive, c.alive)
+				}
+				if err := e.Close(); err != nil && c.alive {
+					t.Fatal(err)
+				}
+			})
+		}
 	}
 	if after := children(t); !slices.Equal(before, after) {
 		t.Fatalf("child processes %v before, %v after", before, after)
@@ -188,8 +227,15 @@ func TestFaults(t *testing.T) {
 // TestRestart checks that with Restart a lost worker makes a truncated
 // step and the next Reset starts a new one.
 func TestRestart(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) { testRestart(t, tr.shared) })
+	}
+}
+
+func testRestart(t *testing.T, shared bool) {
+	sharedOK(t, shared)
 	var lost []error
-	e := start(t, "wiretest/Exit-v0", wire.Options{Restart: true, OnLost: func(err error) { lost = append(lost, err) }})
+	e := start(t, "wiretest/Exit-v0", wire.Options{Restart: true, SharedMemory: shared, OnLost: func(err error) { lost = append(lost, err) }})
 	pid := e.Pid()
 	if _, _, err := e.Reset(env.SeedOf(1)); err != nil {
 		t.Fatal(err)
@@ -278,7 +324,15 @@ func TestParentKilled(t *testing.T) {
 // TestStepAllocs locks the client's step, action to observation, at zero
 // allocations (an env whose Info is nil).
 func TestStepAllocs(t *testing.T) {
-	e := start(t, "wiretest/Frames-v0", wire.Options{Timeout: 10 * time.Second})
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			sharedOK(t, tr.shared)
+			testStepAllocs(t, start(t, "wiretest/Frames-v0", wire.Options{Timeout: 10 * time.Second, SharedMemory: tr.shared}))
+		})
+	}
+}
+
+func testStepAllocs(t *testing.T, e *wire.Env) {
 	if _, _, err := e.Reset(env.NoSeed); err != nil {
 		t.Fatal(err)
 	}
