@@ -30,6 +30,12 @@ type asterix struct {
 	spawnSpeed, spawnTimer int
 	moveSpeed, moveTimer   int
 	rampTimer, rampIndex   int
+
+	// What the observation last drawn shows: the player's cell, and
+	// whether an entity has spawned, moved or gone since (redraw then
+	// redraws the entities' channels).
+	drawnPlayer     int
+	entitiesChanged bool
 }
 
 func (g *asterix) channels() int   { return 4 }
@@ -64,6 +70,7 @@ func (g *asterix) spawn(rng random) {
 			continue
 		}
 		if k == 0 {
+			g.entitiesChanged = true
 			g.active[i], g.right[i], g.gold[i] = true, right, gold
 			g.ex[i] = Size - 1
 			if right {
@@ -83,6 +90,7 @@ func (g *asterix) touch(i int, reward *float64, terminal *bool) {
 	}
 	if g.gold[i] {
 		g.active[i] = false
+		g.entitiesChanged = true
 		*reward++
 	} else {
 		*terminal = true
@@ -102,6 +110,7 @@ func (g *asterix) step(a int, rng random) (float64, bool) {
 	g.touch(g.y-1, &reward, &terminal)
 	if g.moveTimer == 0 {
 		g.moveTimer = g.moveSpeed
+		g.entitiesChanged = true
 		for m := g.activeMask(); m != 0; m &= m - 1 {
 			i := bits.TrailingZeros(m)
 			g.ex[i] = move(g.ex[i], g.right[i])
@@ -141,9 +150,30 @@ func (g *asterix) activeMask() uint {
 }
 
 func (g *asterix) observe(obs []uint8) {
+	g.drawnPlayer = g.y*Size + g.x
+	obs[g.drawnPlayer] = 1
+	g.drawEntities(obs)
+}
+
+// redraw moves the player's cell, and redraws the entities' channels only
+// when an entity has changed: they move once every few frames.
+func (g *asterix) redraw(obs []uint8) {
+	const plane = Size * Size
+	obs[g.drawnPlayer] = 0
+	g.drawnPlayer = g.y*Size + g.x
+	obs[g.drawnPlayer] = 1
+	if g.entitiesChanged {
+		clear(obs[plane : 4*plane])
+		g.drawEntities(obs)
+	}
+}
+
+// drawEntities sets the cells of the entities and their trails in obs,
+// whose channels 1 to 3 are zero.
+func (g *asterix) drawEntities(obs []uint8) {
 	const plane = Size * Size
 	obs = obs[:4*plane]
-	set(obs, 0, g.y, g.x)
+	g.entitiesChanged = false
 	// The kind's channel and the trail are computed without branches on
 	// the entities' random states; a trail off the grid ORs a 0 into a
 	// neighbouring cell of the trail channel.

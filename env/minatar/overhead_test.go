@@ -15,6 +15,7 @@ type idle struct{ breakout }
 
 func (*idle) step(int, random) (float64, bool) { return 0, false }
 func (*idle) observe([]uint8)                  {}
+func (*idle) redraw([]uint8)                   {}
 
 // BenchmarkStepOverhead times what every game's step pays besides its
 // rules, the floor under BenchmarkStep: the call through env.Env, the
