@@ -158,7 +158,7 @@ func (g *asterix) redraw(obs []uint8) {
 	g.drawnPlayer = g.y*Size + g.x
 	obs[g.drawnPlayer] = 1
 	if g.entitiesChanged {
-		clear(obs[plane : 4*plane])
+		*(*[3 * plane]uint8)(obs[plane:]) = [3 * plane]uint8{}
 		g.drawEntities(obs)
 	}
 }

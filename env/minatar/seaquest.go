@@ -118,7 +118,7 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	} else {
 		g.x = min(max(g.x+actionDX[a], 0), Size-1)
 		g.y = min(max(g.y+actionDY[a], 0), Size-2)
-		g.right = a == Right || g.right && a != Left
+		g.right = seaFacing[a][bit(g.right)]
 	}
 
 	// Each list is walked from its last element to its first, so that
@@ -126,7 +126,7 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	for i := len(g.shots) - 1; i >= 0; i-- {
 		b := &g.shots[i]
 		b.x = move(b.x, b.right)
-		if !onGrid(b.x) || hit(&g.fish, b) || hit(&g.subs, b) {
+		if !onGrid(b.x) || len(g.fish)+len(g.subs) > 0 && (hit(&g.fish, b) || hit(&g.subs, b)) {
 			if onGrid(b.x) {
 				reward++
 				g.moversChanged = true
@@ -235,7 +235,7 @@ func (g *seaquest) moveEnemy(e *seaObj, reward *float64, terminal *bool) bool {
 	case g.at(e):
 		*terminal = true
 		return false
-	case hit(&g.shots, e):
+	case len(g.shots) > 0 && hit(&g.shots, e):
 		*reward++
 	default:
 		return false
@@ -265,6 +265,11 @@ func (g *seaquest) spawnEnemy(rng random) {
 		g.fish = append(g.fish, e)
 	}
 }
+
+// seaFacing[a][r] is whether the sub faces right after the move a when it
+// faced right before if r is 1: Left and Right turn it, the others keep
+// its direction.
+var seaFacing = [numActions][2]bool{NoOp: {false, true}, Up: {false, true}, Right: {true, true}, Down: {false, true}, Fire: {false, true}}
 
 // edge returns the column an object moving right (or left) enters at.
 func edge(right bool) int {
@@ -333,23 +338,23 @@ func (g *seaquest) redraw(obs []uint8) {
 	*(*[Size]uint8)(obs[7*plane+bottom:]) = seaOxygenBars[max(0, g.oxygen)*10/seaMaxOxygen]
 	*(*[Size]uint8)(obs[8*plane+bottom:]) = seaDiverBars[g.divers]
 	if g.shotsDrawn || len(g.shots) > 0 {
-		clear(obs[2*plane : 3*plane])
+		*(*[plane]uint8)(obs[2*plane:]) = [plane]uint8{}
 		for _, b := range g.shots {
 			obs[2*plane+b.y*Size+b.x] = 1
 		}
 		g.shotsDrawn = len(g.shots) > 0
 	}
 	if g.bombsDrawn || len(g.bombs) > 0 {
-		clear(obs[4*plane : 5*plane])
+		*(*[plane]uint8)(obs[4*plane:]) = [plane]uint8{}
 		for _, b := range g.bombs {
 			obs[4*plane+b.y*Size+b.x] = 1
 		}
 		g.bombsDrawn = len(g.bombs) > 0
 	}
 	if g.moversChanged {
-		clear(obs[3*plane : 4*plane])
-		clear(obs[5*plane : 7*plane])
-		clear(obs[9*plane : 10*plane])
+		*(*[plane]uint8)(obs[3*plane:]) = [plane]uint8{}
+		*(*[2 * plane]uint8)(obs[5*plane:]) = [2 * plane]uint8{}
+		*(*[plane]uint8)(obs[9*plane:]) = [plane]uint8{}
 		drawMovers(obs[5*plane:6*plane], obs, g.fish)
 		drawMovers(obs[6*plane:7*plane], obs, g.subs)
 		drawMovers(obs[9*plane:10*plane], obs, g.swimmers)
