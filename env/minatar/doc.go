@@ -81,7 +81,7 @@
 // cells of its paddle, ball and trail and copies its bricks only when one
 // broke or the wall came back; Asterix moves its player's cell and redraws
 // the entities' channels only on the frames where one spawned, moved or
-// went (one in five at first); Seaquest moves its sub's two cells, copies
+// went (about one frame in five at first); Seaquest moves its sub's two cells, copies
 // its bars, redraws the bullets' channels when there are bullets and those
 // of the fish, enemy subs and divers when one of them changed. Freeway and
 // Space Invaders, whose objects move on most frames, are cleared and drawn
@@ -92,8 +92,9 @@
 // Asterix keeps whether each of its eight slots is active, moves right
 // and is gold as bits of three masks, and finds the spawn's free slot in a
 // table indexed by the free slots' mask and the drawn index, so that
-// neither its step nor its drawing branches on the entities' random
-// states. Tried and not kept: drawing the gap to the next sticky step from
+// walking the active slots, drawing them and picking a spawn's slot take
+// no walk over all eight slots and no branch on each slot's kind or
+// direction. Tried and not kept: drawing the gap to the next sticky step from
 // the geometric law (one logarithm per ten steps, a countdown in between)
 // instead of one draw per step was slower in every game, the logarithm
 // costing more than the draws it saves.
