@@ -24,12 +24,22 @@ const (
 type asterix struct {
 	ramping bool
 
-	x, y                   int
-	active, right, gold    [asterixSlots]bool
+	x, y int
+	// Bit i of active, right and gold says whether slot i holds an
+	// entity, whether it moves right and whether it is gold, so that
+	// walking the active slots and drawing them take no branch on the
+	// entities' random states.
+	active, right, gold    uint
 	ex                     [asterixSlots]int
 	spawnSpeed, spawnTimer int
 	moveSpeed, moveTimer   int
 	rampTimer, rampIndex   int
+
+	// What the observation last drawn shows: the player's cell, and
+	// whether an entity has spawned, moved or gone since (redraw then
+	// redraws the entities' channels).
+	drawnPlayer     int
+	entitiesChanged bool
 }
 
 func (g *asterix) channels() int   { return 4 }
@@ -38,7 +48,7 @@ func (g *asterix) difficulty() int { return g.rampIndex }
 
 func (g *asterix) reset(random) {
 	g.x, g.y = 5, 5
-	clear(g.active[:])
+	g.active = 0
 	g.spawnSpeed, g.spawnTimer = asterixSpawnSpeed, asterixSpawnSpeed
 	g.moveSpeed, g.moveTimer = asterixMoveInterval, asterixMoveInterval
 	g.rampTimer, g.rampIndex = asterixRampInterval, 0
@@ -49,40 +59,43 @@ func (g *asterix) reset(random) {
 func (g *asterix) spawn(rng random) {
 	right := rng.Float64() < 0.5
 	gold := rng.Float64() < 1.0/3
-	free := 0
-	for _, a := range g.active {
-		if !a {
-			free++
-		}
-	}
-	if free == 0 {
+	free := ^g.active & (1<<asterixSlots - 1)
+	n := bits.OnesCount(free)
+	if n == 0 {
 		return
 	}
-	k := rng.IntN(free)
-	for i, a := range g.active {
-		if a {
-			continue
-		}
-		if k == 0 {
-			g.active[i], g.right[i], g.gold[i] = true, right, gold
-			g.ex[i] = Size - 1
-			if right {
-				g.ex[i] = 0
-			}
-			return
-		}
-		k--
-	}
+	i := uint(asterixNthSlot[free][rng.IntN(n)])
+	g.entitiesChanged = true
+	g.active |= 1 << i
+	g.right = g.right&^(1<<i) | bit(right)<<i
+	g.gold = g.gold&^(1<<i) | bit(gold)<<i
+	g.ex[i] = edge(right)
 }
+
+// asterixNthSlot[m][k] is the position of the k-th bit set in m, the k-th
+// free slot when m holds the free slots: a lookup instead of a walk.
+var asterixNthSlot = func() (t [1 << asterixSlots][asterixSlots]uint8) {
+	for m := range t {
+		k := 0
+		for i := range asterixSlots {
+			if m>>i&1 == 1 {
+				t[m][k] = uint8(i)
+				k++
+			}
+		}
+	}
+	return t
+}()
 
 // touch resolves an entity in the player's cell: gold is collected,
 // an enemy ends the game.
 func (g *asterix) touch(i int, reward *float64, terminal *bool) {
-	if !g.active[i] || g.ex[i] != g.x || i+1 != g.y {
+	if g.active>>i&1 == 0 || g.ex[i] != g.x || i+1 != g.y {
 		return
 	}
-	if g.gold[i] {
-		g.active[i] = false
+	if g.gold>>i&1 == 1 {
+		g.active &^= 1 << i
+		g.entitiesChanged = true
 		*reward++
 	} else {
 		*terminal = true
@@ -102,11 +115,12 @@ func (g *asterix) step(a int, rng random) (float64, bool) {
 	g.touch(g.y-1, &reward, &terminal)
 	if g.moveTimer == 0 {
 		g.moveTimer = g.moveSpeed
-		for m := g.activeMask(); m != 0; m &= m - 1 {
+		g.entitiesChanged = true
+		for m := g.active; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros(m)
-			g.ex[i] = move(g.ex[i], g.right[i])
+			g.ex[i] += 2*int(g.right>>i&1) - 1
 			if !onGrid(g.ex[i]) {
-				g.active[i] = false
+				g.active &^= 1 << i
 			}
 		}
 		g.touch(g.y-1, &reward, &terminal)
@@ -130,28 +144,39 @@ func (g *asterix) step(a int, rng random) (float64, bool) {
 	return reward, terminal
 }
 
-// activeMask returns the active slots as bits, so that walking them takes
-// no branch on each slot's random state.
-func (g *asterix) activeMask() uint {
-	var m uint
-	for i, a := range g.active {
-		m |= bit(a) << i
-	}
-	return m
+func (g *asterix) observe(obs []uint8) {
+	g.drawnPlayer = g.y*Size + g.x
+	obs[g.drawnPlayer] = 1
+	g.drawEntities(obs)
 }
 
-func (g *asterix) observe(obs []uint8) {
+// redraw moves the player's cell, and redraws the entities' channels only
+// when an entity has changed: they move once every few frames.
+func (g *asterix) redraw(obs []uint8) {
+	const plane = Size * Size
+	obs[g.drawnPlayer] = 0
+	g.drawnPlayer = g.y*Size + g.x
+	obs[g.drawnPlayer] = 1
+	if g.entitiesChanged {
+		*(*[3 * plane]uint8)(obs[plane:]) = [3 * plane]uint8{}
+		g.drawEntities(obs)
+	}
+}
+
+// drawEntities sets the cells of the entities and their trails in obs,
+// whose channels 1 to 3 are zero.
+func (g *asterix) drawEntities(obs []uint8) {
 	const plane = Size * Size
 	obs = obs[:4*plane]
-	set(obs, 0, g.y, g.x)
+	g.entitiesChanged = false
 	// The kind's channel and the trail are computed without branches on
 	// the entities' random states; a trail off the grid ORs a 0 into a
 	// neighbouring cell of the trail channel.
-	for m := g.activeMask(); m != 0; m &= m - 1 {
+	for m := g.active; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros(m)
 		row, x := (i+1)*Size, g.ex[i]
-		obs[plane+2*plane*int(bit(g.gold[i]))+row+x] = 1
-		back := x + 1 - 2*int(bit(g.right[i]))
+		obs[plane+2*plane*int(g.gold>>i&1)+row+x] = 1
+		back := x + 1 - 2*int(g.right>>i&1)
 		obs[2*plane+row+back] |= uint8(bit(onGrid(back)))
 	}
 }
@@ -160,10 +185,10 @@ func (g *asterix) appendState(w *writer) {
 	for _, v := range [...]int{g.x, g.y, g.spawnSpeed, g.spawnTimer, g.moveSpeed, g.moveTimer, g.rampTimer, g.rampIndex} {
 		w.int(v)
 	}
-	for i := range g.active {
-		w.bool(g.active[i])
-		w.bool(g.right[i])
-		w.bool(g.gold[i])
+	for i := range asterixSlots {
+		w.int(int(g.active >> i & 1))
+		w.int(int(g.right >> i & 1))
+		w.int(int(g.gold >> i & 1))
 		w.int(g.ex[i])
 	}
 }
@@ -176,10 +201,13 @@ func (g *asterix) readState(r *reader) {
 	g.moveTimer = r.int(0, asterixMoveInterval)
 	g.rampTimer = r.int(-1, asterixRampInterval)
 	g.rampIndex = r.int(0, 1<<20)
-	for i := range g.active {
-		g.active[i], g.right[i], g.gold[i] = r.bool(), r.bool(), r.bool()
+	g.active, g.right, g.gold = 0, 0, 0
+	for i := range asterixSlots {
+		g.active |= bit(r.bool()) << i
+		g.right |= bit(r.bool()) << i
+		g.gold |= bit(r.bool()) << i
 		g.ex[i] = r.int(-1, Size) // an entity that left the grid keeps its last column
-		if g.active[i] && !onGrid(g.ex[i]) {
+		if g.active>>i&1 == 1 && !onGrid(g.ex[i]) {
 			r.fail("entity %d active at column %d", i, g.ex[i])
 		}
 	}

@@ -16,6 +16,11 @@ type breakout struct {
 	pos               int // paddle column
 	strike            bool
 	bricks            grid
+
+	// What the observation last drawn shows: the cells of the paddle,
+	// the ball and the trail, and whether a brick has changed since.
+	drawn         [3]int
+	bricksChanged bool
 }
 
 // Ball directions as (dx, dy), y growing downwards, and the directions
@@ -46,7 +51,10 @@ func (g *breakout) reset(rng random) {
 	g.lastX, g.lastY = g.ballX, g.ballY
 }
 
-func (g *breakout) fillBricks() { g.bricks = breakoutWall }
+func (g *breakout) fillBricks() {
+	g.bricks = breakoutWall
+	g.bricksChanged = true
+}
 
 // breakoutWall is the grid of a full wall: rows 1 to 3 of bricks. A random
 // player's episodes are short, so the reset's refilling is a share of a
@@ -78,6 +86,7 @@ func (g *breakout) step(a int, _ random) (float64, bool) {
 			reward++
 			g.strike = true
 			g.bricks[y*Size+x] = 0
+			g.bricksChanged = true
 			y = g.lastY
 			g.dir = bounceFlat[g.dir]
 		}
@@ -106,10 +115,24 @@ func (g *breakout) step(a int, _ random) (float64, bool) {
 func (g *breakout) noBricks() bool { return g.bricks == grid{} }
 
 func (g *breakout) observe(obs []uint8) {
-	set(obs, 0, Size-1, g.pos)
-	set(obs, 1, g.ballY, g.ballX)
-	set(obs, 2, g.lastY, g.lastX)
-	copy(obs[3*Size*Size:], g.bricks[:])
+	g.bricksChanged = true
+	g.redraw(obs)
+}
+
+// redraw clears the three cells of the paddle, ball and trail drawn last
+// and sets the current ones; it copies the bricks only when one has
+// changed. A zeroed grid is a frame with those cells clear.
+func (g *breakout) redraw(obs []uint8) {
+	const plane = Size * Size
+	obs = obs[:4*plane]
+	paddle, ball, trail := (Size-1)*Size+g.pos, plane+g.ballY*Size+g.ballX, 2*plane+g.lastY*Size+g.lastX
+	obs[g.drawn[0]], obs[g.drawn[1]], obs[g.drawn[2]] = 0, 0, 0
+	obs[paddle], obs[ball], obs[trail] = 1, 1, 1
+	g.drawn = [3]int{paddle, ball, trail}
+	if g.bricksChanged {
+		*(*grid)(obs[3*plane:]) = g.bricks
+		g.bricksChanged = false
+	}
 }
 
 func (g *breakout) appendState(w *writer) {

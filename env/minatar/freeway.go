@@ -161,3 +161,8 @@ func abs(v int) int {
 	m := v >> 63
 	return v ^ m - m
 }
+
+func (g *freeway) redraw(obs []uint8) {
+	clear(obs)
+	g.observe(obs)
+}

@@ -96,6 +96,9 @@ type game interface {
 	// observe sets the cells of the objects in obs, a zeroed
 	// [channels][Size][Size] grid in C order.
 	observe(obs []uint8)
+	// redraw turns obs, the frame that observe or redraw drew last, into
+	// the current frame, changing only what the frames since changed.
+	redraw(obs []uint8)
 	// difficulty returns how many times the difficulty has ramped up.
 	difficulty() int
 	// appendState appends the game's fields and readState reads them
@@ -236,7 +239,7 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 	e.last = a
 	r, term := e.g.step(a, e.rng)
 	e.running = !term
-	e.observe()
+	e.g.redraw(e.obsData)
 	return e.obs, r, term, false, nil, nil
 }
 

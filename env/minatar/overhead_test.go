@@ -15,12 +15,12 @@ type idle struct{ breakout }
 
 func (*idle) step(int, random) (float64, bool) { return 0, false }
 func (*idle) observe([]uint8)                  {}
+func (*idle) redraw([]uint8)                   {}
 
 // BenchmarkStepOverhead times what every game's step pays besides its
-// rules, the floor under BenchmarkStep: the call through env.Env, the
-// action's decoding, the sticky draw, the clearing of a four-channel
-// observation and the two calls into the game, with BenchmarkStep's
-// random actions.
+// rules and its drawing, the floor under BenchmarkStep: the call through
+// env.Env, the action's decoding, the sticky draw and the two calls into
+// the game (its step and its redraw), with BenchmarkStep's random actions.
 func BenchmarkStepOverhead(b *testing.B) {
 	e, err := New("Breakout", DefaultConfig())
 	if err != nil {

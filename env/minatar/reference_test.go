@@ -19,7 +19,9 @@ import (
 // the actions, rewards and game-over flags, every frame (channels first,
 // packed 8 cells to a byte, MSB first) and every random draw the game made,
 // in order: a float in [0, 1) ("f") or an integer in [0, n) ("i", n, k).
-// TestReference replays the draws into our games and compares every frame.
+// TestReference replays the draws into our games and compares every frame,
+// drawn whole (observe) and brought from the previous one (redraw) as
+// Env.Step does.
 
 type reference struct {
 	Actions []int     `json:"actions"`
@@ -105,20 +107,32 @@ func TestReference(t *testing.T) {
 			}
 			rng := &replay{draws: ref.Draws}
 			obs := make([]uint8, g.channels()*Size*Size)
+			inc := make([]uint8, len(obs)) // redrawn after each step
 			frame := 0
-			check := func(step int) bool {
+			check := func(step int, reset bool) bool {
 				t.Helper()
+				if reset {
+					clear(inc)
+					g.observe(inc)
+				} else {
+					g.redraw(inc)
+				}
 				clear(obs)
 				g.observe(obs)
-				if got := packed(obs); got != ref.Frames[frame] {
-					t.Errorf("step %d: frame %d differs:\n%s", step, frame, diffFrames(g.channels(), obs, ref.Frames[frame]))
-					return false
+				for _, f := range []struct {
+					how string
+					obs []uint8
+				}{{"drawn whole", obs}, {"redrawn", inc}} {
+					if got := packed(f.obs); got != ref.Frames[frame] {
+						t.Errorf("step %d: frame %d %s differs:\n%s", step, frame, f.how, diffFrames(g.channels(), f.obs, ref.Frames[frame]))
+						return false
+					}
 				}
 				frame++
 				return true
 			}
 			g.reset(rng)
-			if !check(0) {
+			if !check(0, true) {
 				return
 			}
 			for i, a := range ref.Actions {
@@ -129,12 +143,12 @@ func TestReference(t *testing.T) {
 				if r != ref.Rewards[i] || end != ref.Ends[i] {
 					t.Fatalf("step %d: reward %v, end %v; want %v, %v", i+1, r, end, ref.Rewards[i], ref.Ends[i])
 				}
-				if !check(i + 1) {
+				if !check(i+1, false) {
 					return
 				}
 				if end {
 					g.reset(rng)
-					if !check(i + 1) {
+					if !check(i+1, true) {
 						return
 					}
 				}

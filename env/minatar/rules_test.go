@@ -317,7 +317,7 @@ func TestAsterixRules(t *testing.T) {
 	// moving left, due to move on the next frame.
 	entity := func(gold bool) func(g *asterix) {
 		return func(g *asterix) {
-			g.active[4], g.gold[4], g.right[4], g.ex[4] = true, gold, false, 7
+			g.active, g.gold, g.right, g.ex[4] = 1<<4, bit(gold)<<4, 0, 7
 			g.moveTimer, g.spawnTimer = 0, 100
 		}
 	}
@@ -360,10 +360,10 @@ func TestAsterixRules(t *testing.T) {
 		for step := 1; step <= 21; step++ {
 			g.step(NoOp, rng)
 			n := 0
-			for i, a := range g.active {
-				if a {
+			for i := range asterixSlots {
+				if g.active>>i&1 == 1 {
 					n++
-					if step == 11 && g.ex[i] != map[bool]int{true: 1, false: Size - 2}[g.right[i]] {
+					if step == 11 && g.ex[i] != map[uint]int{1: 1, 0: Size - 2}[g.right>>i&1] {
 						t.Errorf("entity entered at column %d", g.ex[i])
 					}
 				}
@@ -393,7 +393,7 @@ func TestAsterixRules(t *testing.T) {
 			for step := 1; step <= 102*11; step++ {
 				before := g.rampIndex
 				g.step(NoOp, rng)
-				clear(g.active[:])
+				g.active = 0
 				if g.rampIndex != before {
 					got = append(got, level{step, g.spawnSpeed, g.moveSpeed})
 				}

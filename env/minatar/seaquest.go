@@ -61,6 +61,13 @@ type seaquest struct {
 	rampIndex      int
 	shotTimer      int
 	surfaced       bool
+
+	// What the observation last drawn shows: the cells of the sub's front
+	// and back, whether it has bullets of either side, and whether a fish,
+	// enemy sub or diver has entered, moved or gone since.
+	drawnFront, drawnBack  int
+	shotsDrawn, bombsDrawn bool
+	moversChanged          bool
 }
 
 func (g *seaquest) channels() int   { return 10 }
@@ -102,6 +109,7 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	if g.diverTimer == 0 {
 		right := rng.Float64() < 0.5
 		g.swimmers = append(g.swimmers, seaObj{x: edge(right), y: 1 + rng.IntN(8), right: right, moveTimer: seaDiverMove})
+		g.moversChanged = true
 		g.diverTimer = seaDiverSpawn
 	}
 	if a == Fire && g.shotTimer == 0 {
@@ -110,7 +118,7 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	} else {
 		g.x = min(max(g.x+actionDX[a], 0), Size-1)
 		g.y = min(max(g.y+actionDY[a], 0), Size-2)
-		g.right = a == Right || g.right && a != Left
+		g.right = seaFacing[a][bit(g.right)]
 	}
 
 	// Each list is walked from its last element to its first, so that
@@ -118,9 +126,10 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	for i := len(g.shots) - 1; i >= 0; i-- {
 		b := &g.shots[i]
 		b.x = move(b.x, b.right)
-		if !onGrid(b.x) || hit(&g.fish, b) || hit(&g.subs, b) {
+		if !onGrid(b.x) || len(g.fish)+len(g.subs) > 0 && (hit(&g.fish, b) || hit(&g.subs, b)) {
 			if onGrid(b.x) {
 				reward++
+				g.moversChanged = true
 			}
 			g.shots = slices.Delete(g.shots, i, i+1)
 		}
@@ -130,6 +139,7 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 		if g.at(d) && g.divers < seaMaxDivers {
 			g.swimmers = slices.Delete(g.swimmers, i, i+1)
 			g.divers++
+			g.moversChanged = true
 			continue
 		}
 		if d.moveTimer > 0 {
@@ -137,6 +147,7 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 			continue
 		}
 		d.moveTimer = seaDiverMove
+		g.moversChanged = true
 		d.x = move(d.x, d.right)
 		if !onGrid(d.x) {
 			g.swimmers = slices.Delete(g.swimmers, i, i+1)
@@ -217,13 +228,14 @@ func (g *seaquest) moveEnemy(e *seaObj, reward *float64, terminal *bool) bool {
 		return false
 	}
 	e.moveTimer = g.moveSpeed
+	g.moversChanged = true
 	e.x = move(e.x, e.right)
 	switch {
 	case !onGrid(e.x):
 	case g.at(e):
 		*terminal = true
 		return false
-	case hit(&g.shots, e):
+	case len(g.shots) > 0 && hit(&g.shots, e):
 		*reward++
 	default:
 		return false
@@ -245,6 +257,7 @@ func (g *seaquest) spawnEnemy(rng random) {
 		}
 	}
 	e := seaObj{x: edge(right), y: y, right: right, moveTimer: g.moveSpeed}
+	g.moversChanged = true
 	if sub {
 		e.shotTm = seaEnemyShot
 		g.subs = append(g.subs, e)
@@ -252,6 +265,11 @@ func (g *seaquest) spawnEnemy(rng random) {
 		g.fish = append(g.fish, e)
 	}
 }
+
+// seaFacing[a][r] is whether the sub faces right after the move a when it
+// faced right before if r is 1: Left and Right turn it, the others keep
+// its direction.
+var seaFacing = [numActions][2]bool{NoOp: {false, true}, Up: {false, true}, Right: {true, true}, Down: {false, true}, Fire: {false, true}}
 
 // edge returns the column an object moving right (or left) enters at.
 func edge(right bool) int {
@@ -303,21 +321,45 @@ var seaOxygenBars, seaDiverBars = func() (o [Size + 1][Size]uint8, d [seaMaxDive
 }()
 
 func (g *seaquest) observe(obs []uint8) {
+	g.shotsDrawn, g.bombsDrawn, g.moversChanged = true, true, true
+	g.redraw(obs)
+}
+
+// redraw moves the sub's two cells and copies the bars; it redraws the
+// bullets' channels only when there are bullets now or were before, and
+// the channels of the fish, enemy subs, divers and trails only when one of
+// them has changed: most of them move once every few frames.
+func (g *seaquest) redraw(obs []uint8) {
 	const plane, bottom = Size * Size, (Size - 1) * Size
 	obs = obs[:10*plane]
-	set(obs, 0, g.y, g.x)
-	set(obs, 1, g.y, move(g.x, !g.right))
+	obs[g.drawnFront], obs[g.drawnBack] = 0, 0
+	g.drawnFront, g.drawnBack = g.y*Size+g.x, plane+g.y*Size+move(g.x, !g.right)
+	obs[g.drawnFront], obs[g.drawnBack] = 1, 1
 	*(*[Size]uint8)(obs[7*plane+bottom:]) = seaOxygenBars[max(0, g.oxygen)*10/seaMaxOxygen]
 	*(*[Size]uint8)(obs[8*plane+bottom:]) = seaDiverBars[g.divers]
-	for _, b := range g.shots {
-		obs[2*plane+b.y*Size+b.x] = 1
+	if g.shotsDrawn || len(g.shots) > 0 {
+		*(*[plane]uint8)(obs[2*plane:]) = [plane]uint8{}
+		for _, b := range g.shots {
+			obs[2*plane+b.y*Size+b.x] = 1
+		}
+		g.shotsDrawn = len(g.shots) > 0
 	}
-	for _, b := range g.bombs {
-		obs[4*plane+b.y*Size+b.x] = 1
+	if g.bombsDrawn || len(g.bombs) > 0 {
+		*(*[plane]uint8)(obs[4*plane:]) = [plane]uint8{}
+		for _, b := range g.bombs {
+			obs[4*plane+b.y*Size+b.x] = 1
+		}
+		g.bombsDrawn = len(g.bombs) > 0
 	}
-	drawMovers(obs[5*plane:6*plane], obs, g.fish)
-	drawMovers(obs[6*plane:7*plane], obs, g.subs)
-	drawMovers(obs[9*plane:10*plane], obs, g.swimmers)
+	if g.moversChanged {
+		*(*[plane]uint8)(obs[3*plane:]) = [plane]uint8{}
+		*(*[2 * plane]uint8)(obs[5*plane:]) = [2 * plane]uint8{}
+		*(*[plane]uint8)(obs[9*plane:]) = [plane]uint8{}
+		drawMovers(obs[5*plane:6*plane], obs, g.fish)
+		drawMovers(obs[6*plane:7*plane], obs, g.subs)
+		drawMovers(obs[9*plane:10*plane], obs, g.swimmers)
+		g.moversChanged = false
+	}
 }
 
 // drawMovers sets the cells of objs in the channel ch and their trails

@@ -222,3 +222,8 @@ func (g *spaceInvaders) readState(r *reader) {
 		r.fail("no aliens")
 	}
 }
+
+func (g *spaceInvaders) redraw(obs []uint8) {
+	clear(obs)
+	g.observe(obs)
+}
