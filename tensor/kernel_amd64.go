@@ -26,6 +26,12 @@ func tile6x16r(a, b, c *float32, aoff, coff *[6]int, runs *int, nruns, kw, ldb i
 //go:noescape
 func tile6x32r(a, b, c *float32, aoff, coff *[6]int, runs *int, nruns, kw, ldb int)
 
+// transpose8x8 writes the transpose of the 8 × 8 block at src (row
+// stride lds) to dst (row stride ldd), with AVX.
+//
+//go:noescape
+func transpose8x8(dst, src *float32, ldd, lds int)
+
 // haveTileKernel tells whether the CPU runs tile6x16, haveWideTiles
 // whether it runs tile6x32.
 var (
