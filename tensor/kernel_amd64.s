@@ -436,13 +436,14 @@ inner:
 	VZEROUPPER
 	RET
 
-// func transpose8x8(dst, src *float32, ldd, lds int)
+// func transpose8x8(dst, src, bias *float32, ldd, lds int)
 //
-// For i, j < 8: dst[j·ldd+i] = src[i·lds+j], with AVX: the rows are
-// interleaved in pairs, then in fours, then their 128-bit halves swapped.
-TEXT ·transpose8x8(SB), NOSPLIT, $0-32
+// For i, j < 8: dst[j·ldd+i] = src[i·lds+j] (+ bias[i] when bias is not
+// nil), with AVX: the rows are interleaved in pairs, then in fours, then
+// their 128-bit halves swapped.
+TEXT ·transpose8x8(SB), NOSPLIT, $0-40
 	MOVQ src+8(FP), SI
-	MOVQ lds+24(FP), BX
+	MOVQ lds+32(FP), BX
 	SHLQ $2, BX
 	VMOVUPS (SI), Y0
 	ADDQ    BX, SI
@@ -487,8 +488,22 @@ TEXT ·transpose8x8(SB), NOSPLIT, $0-32
 	VPERM2F128 $0x31, Y6, Y2, Y14
 	VPERM2F128 $0x31, Y7, Y3, Y15
 
+	MOVQ bias+16(FP), AX
+	TESTQ AX, AX
+	JZ   store
+	VMOVUPS (AX), Y0
+	VADDPS  Y0, Y8, Y8
+	VADDPS  Y0, Y9, Y9
+	VADDPS  Y0, Y10, Y10
+	VADDPS  Y0, Y11, Y11
+	VADDPS  Y0, Y12, Y12
+	VADDPS  Y0, Y13, Y13
+	VADDPS  Y0, Y14, Y14
+	VADDPS  Y0, Y15, Y15
+
+store:
 	MOVQ dst+0(FP), DI
-	MOVQ ldd+16(FP), BX
+	MOVQ ldd+24(FP), BX
 	SHLQ $2, BX
 	VMOVUPS Y8, (DI)
 	ADDQ    BX, DI

@@ -27,6 +27,6 @@ func tile6x32r(a, b, c *float32, aoff, coff *[6]int, runs *int, nruns, kw, ldb i
 	panic("tensor: tile6x32r without its kernel")
 }
 
-func transpose8x8(dst, src *float32, ldd, lds int) {
+func transpose8x8(dst, src, bias *float32, ldd, lds int) {
 	panic("tensor: transpose8x8 without its kernel")
 }

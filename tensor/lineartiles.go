@@ -41,17 +41,16 @@ func useLinearBatchTiles(rows, out, in int) bool {
 // linearTask computes y = x·wᵀ + b by linearTiles, in tasks of output
 // columns fixed by the shapes.
 type linearTask struct {
-	x, w, b, y, xt, yt []float32
-	rows, in, out, r   int
-	per                int // output columns (rows of w) per task
+	w, xt, yt  []float32
+	in, out, r int
+	per        int // output columns (rows of w) per task
 }
 
 var linearTasks par.Free[linearTask]
 
 // linearTiles computes y [rows, out] = x [rows, in]·wᵀ + b with n's aux[0]
-// and aux[1] as scratch. With rows a multiple of 8 (R = rows) both
-// transpositions are done in 8 × 8 blocks, the product's before its tasks
-// and the result's after them.
+// and aux[1] as scratch. The tasks compute yᵀ; its transposition adds the
+// bias.
 func linearTiles(n *node, x, w, b, y []float32, rows, in, out int) {
 	r := 8
 	if rows > 8 {
@@ -60,19 +59,14 @@ func linearTiles(n *node, x, w, b, y []float32, rows, in, out int) {
 	n.aux[0] = resize(n.aux[0], in*r)
 	n.aux[1] = resize(n.aux[1], out*r)
 	xt, yt := n.aux[0], n.aux[1]
-	if r == rows {
-		transpose(xt, x, rows, in)
-	} else {
+	transpose(xt, r, x, in, rows, in, nil)
+	if r > rows {
 		for l := 0; l < in; l++ {
-			d := xt[l*r : (l+1)*r]
-			for i := 0; i < rows; i++ {
-				d[i] = x[i*in+l]
-			}
-			clear(d[rows:])
+			clear(xt[l*r+rows : (l+1)*r])
 		}
 	}
 	t := linearTasks.Get()
-	*t = linearTask{x: x, w: w, b: b, y: y, xt: xt, yt: yt, rows: rows, in: in, out: out, r: r}
+	*t = linearTask{w: w, xt: xt, yt: yt, in: in, out: out, r: r}
 	tasks := 1
 	for tasks < 8 && 2*tasks*blas.ParTile <= rows*in*out {
 		tasks *= 2
@@ -81,20 +75,7 @@ func linearTiles(n *node, x, w, b, y []float32, rows, in, out int) {
 	par.Run(ceilDiv(out, t.per), par.Workers(), t)
 	*t = linearTask{}
 	linearTasks.Put(t)
-	if r != rows {
-		return
-	}
-	transpose(y, yt, out, rows)
-	if b == nil {
-		return
-	}
-	b = b[:out]
-	for i := 0; i < rows; i++ {
-		yr := y[i*out : (i+1)*out]
-		for j, bv := range b {
-			yr[j] += bv
-		}
-	}
+	transpose(y, out, yt, r, out, rows, b)
 }
 
 // linearBackTiles computes Linear's backward products by tileGemm: dx
@@ -128,55 +109,58 @@ func linearBackTiles(n *node, x, w, g, dx, dw []float32, accX, accW bool, rows, 
 func (t *linearTask) Task(i, _ int) {
 	o0, o1 := i*t.per, min((i+1)*t.per, t.out)
 	tileGemm(o1-o0, t.r, t.in, t.w[o0*t.in:], t.in, 1, t.xt, t.r, t.yt[o0*t.r:], t.r)
-	if t.r == t.rows { // transposed after the tasks
-		return
-	}
-	for j := o0; j < o1; j++ {
-		var bv float32
-		if t.b != nil {
-			bv = t.b[j]
-		}
-		for i, v := range t.yt[j*t.r : j*t.r+t.rows] {
-			t.y[i*t.out+j] = v + bv
-		}
-	}
 }
 
-// transpose writes the [cols, rows] transpose of src [rows, cols] into dst:
-// 8 × 8 blocks by transpose8x8 where the CPU has the tile kernels, the
-// edges and other CPUs value by value, in blocks of 16 × 16 so that both
-// sides stay in the cache.
+// transpose writes the transpose of src [rows, cols] (row stride lds) into
+// dst [cols, rows] (row stride ldd), adding bias[i] to the values of src's
+// row i when bias is not nil: 8 × 8 blocks by transpose8x8 where the CPU
+// has the tile kernels, the edges and other CPUs value by value, in blocks
+// of 16 × 16 so that both sides stay in the cache.
 //
-// It panics if a slice is shorter than rows·cols.
-func transpose(dst, src []float32, rows, cols int) {
+// It panics if a slice is too short for its dimensions.
+func transpose(dst []float32, ldd int, src []float32, lds int, rows, cols int, bias []float32) {
 	if rows == 0 || cols == 0 {
 		return
 	}
-	_, _ = dst[rows*cols-1], src[rows*cols-1]
+	_, _ = dst[(cols-1)*ldd+rows-1], src[(rows-1)*lds+cols-1]
+	if bias != nil {
+		bias = bias[:rows]
+	}
 	r8, c8 := 0, 0
 	if haveTileKernel {
 		r8, c8 = rows&^7, cols&^7
 		for i := 0; i < r8; i += 8 {
+			var b *float32
+			if bias != nil {
+				b = &bias[i]
+			}
 			for j := 0; j < c8; j += 8 {
-				transpose8x8(&dst[j*rows+i], &src[i*cols+j], rows, cols)
+				transpose8x8(&dst[j*ldd+i], &src[i*lds+j], b, ldd, lds)
 			}
 		}
 	}
-	transposeGo(dst, src, rows, cols, 0, r8, c8, cols)
-	transposeGo(dst, src, rows, cols, r8, rows, 0, cols)
+	transposeGo(dst, ldd, src, lds, 0, r8, c8, cols, bias)
+	transposeGo(dst, ldd, src, lds, r8, rows, 0, cols, bias)
 }
 
 // transposeGo is transpose for the rows i0 to i1−1 and columns j0 to
 // j1−1 of src.
-func transposeGo(dst, src []float32, rows, cols, i0, i1, j0, j1 int) {
+func transposeGo(dst []float32, ldd int, src []float32, lds int, i0, i1, j0, j1 int, bias []float32) {
 	const bs = 16
 	for ib := i0; ib < i1; ib += bs {
 		ie := min(ib+bs, i1)
 		for jb := j0; jb < j1; jb += bs {
 			je := min(jb+bs, j1)
 			for i := ib; i < ie; i++ {
-				for j, v := range src[i*cols+jb : i*cols+je] {
-					dst[(jb+j)*rows+i] = v
+				var bv float32
+				if bias != nil {
+					bv = bias[i]
+				}
+				for j, v := range src[i*lds+jb : i*lds+je] {
+					if bias != nil {
+						v += bv
+					}
+					dst[(jb+j)*ldd+i] = v
 				}
 			}
 		}
