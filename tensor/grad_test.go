@@ -204,6 +204,27 @@ func gradCases() []gradCase {
 			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.Linear(in[0], in[1], nil) },
 		},
 		gradCase{
+			// A batch of rows: the forward and both backward products
+			// go through the tile kernels where the CPU has them, with
+			// rows a multiple of 8 (transposed in blocks) and not.
+			name: "LinearBatch",
+			inputs: func(rng *rand.Rand) []*tensor.Tensor {
+				return []*tensor.Tensor{uniform(rng, -1, 1, nil, 48, 16), uniform(rng, -1, 1, nil, 24, 16), uniform(rng, -1, 1, nil, 24)}
+			},
+			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor { return tp.Linear(in[0], in[1], in[2]) },
+		},
+		gradCase{
+			// x and w used twice: the second backward adds to the
+			// gradients the first wrote.
+			name: "LinearBatchShared",
+			inputs: func(rng *rand.Rand) []*tensor.Tensor {
+				return []*tensor.Tensor{uniform(rng, -1, 1, nil, 41, 8), uniform(rng, -1, 1, nil, 3, 8)}
+			},
+			f: func(tp *tensor.Tape, in []*tensor.Tensor) *tensor.Tensor {
+				return tp.Add(tp.Linear(in[0], in[1], nil), tp.Tanh(tp.Linear(in[0], in[1], nil)))
+			},
+		},
+		gradCase{
 			name: "Conv2dPad",
 			inputs: func(rng *rand.Rand) []*tensor.Tensor {
 				return []*tensor.Tensor{uniform(rng, -1, 1, nil, 2, 2, 5, 4), uniform(rng, -1, 1, nil, 3, 2, 3, 3), uniform(rng, -1, 1, nil, 3)}

@@ -26,6 +26,13 @@ func tile6x16r(a, b, c *float32, aoff, coff *[6]int, runs *int, nruns, kw, ldb i
 //go:noescape
 func tile6x32r(a, b, c *float32, aoff, coff *[6]int, runs *int, nruns, kw, ldb int)
 
+// transpose8x8 writes the transpose of the 8 × 8 block at src (row
+// stride lds) to dst (row stride ldd), with AVX, adding bias[i] to the
+// values of src's row i when bias is not nil.
+//
+//go:noescape
+func transpose8x8(dst, src, bias *float32, ldd, lds int)
+
 // haveTileKernel tells whether the CPU runs tile6x16, haveWideTiles
 // whether it runs tile6x32.
 var (

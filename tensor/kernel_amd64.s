@@ -435,3 +435,90 @@ inner:
 	VMOVUPS Z11, 64(AX)(R8*4)
 	VZEROUPPER
 	RET
+
+// func transpose8x8(dst, src, bias *float32, ldd, lds int)
+//
+// For i, j < 8: dst[j·ldd+i] = src[i·lds+j] (+ bias[i] when bias is not
+// nil), with AVX: the rows are interleaved in pairs, then in fours, then
+// their 128-bit halves swapped.
+TEXT ·transpose8x8(SB), NOSPLIT, $0-40
+	MOVQ src+8(FP), SI
+	MOVQ lds+32(FP), BX
+	SHLQ $2, BX
+	VMOVUPS (SI), Y0
+	ADDQ    BX, SI
+	VMOVUPS (SI), Y1
+	ADDQ    BX, SI
+	VMOVUPS (SI), Y2
+	ADDQ    BX, SI
+	VMOVUPS (SI), Y3
+	ADDQ    BX, SI
+	VMOVUPS (SI), Y4
+	ADDQ    BX, SI
+	VMOVUPS (SI), Y5
+	ADDQ    BX, SI
+	VMOVUPS (SI), Y6
+	ADDQ    BX, SI
+	VMOVUPS (SI), Y7
+
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+
+	VSHUFPS $0x44, Y10, Y8, Y0
+	VSHUFPS $0xEE, Y10, Y8, Y1
+	VSHUFPS $0x44, Y11, Y9, Y2
+	VSHUFPS $0xEE, Y11, Y9, Y3
+	VSHUFPS $0x44, Y14, Y12, Y4
+	VSHUFPS $0xEE, Y14, Y12, Y5
+	VSHUFPS $0x44, Y15, Y13, Y6
+	VSHUFPS $0xEE, Y15, Y13, Y7
+
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x31, Y7, Y3, Y15
+
+	MOVQ bias+16(FP), AX
+	TESTQ AX, AX
+	JZ   store
+	VMOVUPS (AX), Y0
+	VADDPS  Y0, Y8, Y8
+	VADDPS  Y0, Y9, Y9
+	VADDPS  Y0, Y10, Y10
+	VADDPS  Y0, Y11, Y11
+	VADDPS  Y0, Y12, Y12
+	VADDPS  Y0, Y13, Y13
+	VADDPS  Y0, Y14, Y14
+	VADDPS  Y0, Y15, Y15
+
+store:
+	MOVQ dst+0(FP), DI
+	MOVQ ldd+24(FP), BX
+	SHLQ $2, BX
+	VMOVUPS Y8, (DI)
+	ADDQ    BX, DI
+	VMOVUPS Y9, (DI)
+	ADDQ    BX, DI
+	VMOVUPS Y10, (DI)
+	ADDQ    BX, DI
+	VMOVUPS Y11, (DI)
+	ADDQ    BX, DI
+	VMOVUPS Y12, (DI)
+	ADDQ    BX, DI
+	VMOVUPS Y13, (DI)
+	ADDQ    BX, DI
+	VMOVUPS Y14, (DI)
+	ADDQ    BX, DI
+	VMOVUPS Y15, (DI)
+	VZEROUPPER
+	RET

@@ -26,3 +26,7 @@ func tile6x16r(a, b, c *float32, aoff, coff *[6]int, runs *int, nruns, kw, ldb i
 func tile6x32r(a, b, c *float32, aoff, coff *[6]int, runs *int, nruns, kw, ldb int) {
 	panic("tensor: tile6x32r without its kernel")
 }
+
+func transpose8x8(dst, src, bias *float32, ldd, lds int) {
+	panic("tensor: transpose8x8 without its kernel")
+}

@@ -94,16 +94,23 @@ func TestTileGemmPanics(t *testing.T) {
 
 // TestLinearTiles compares Linear on weights large enough for linearTiles
 // with a float64 product computed here, for row counts that round up to 8,
-// 16 and 32 columns of xᵀ, with and without a bias.
+// 16 and 32 columns of xᵀ, and batches of rows with small weights, with and
+// without a bias.
 func TestLinearTiles(t *testing.T) {
-	const in, out = 600, 448
-	if !useLinearTiles(1, out, in) {
+	if !haveTileKernel {
 		t.Skip("no tile kernel")
 	}
 	for _, tc := range []struct {
-		rows int
-		bias bool
-	}{{1, true}, {8, false}, {9, true}, {32, true}} {
+		rows    int
+		bias    bool
+		in, out int
+	}{{1, true, 600, 448}, {8, false, 600, 448}, {9, true, 600, 448}, {32, true, 600, 448},
+		// batches of rows: a DQN's update on CartPole
+		{64, true, 128, 128}, {64, true, 128, 2}, {50, false, 128, 40}} {
+		in, out := tc.in, tc.out
+		if !useLinearTiles(tc.rows, out, in) {
+			t.Fatalf("%d × %d × %d does not go through linearTiles", tc.rows, in, out)
+		}
 		rng := rand.New(rand.NewPCG(5, uint64(tc.rows)))
 		x, w := New(tc.rows, in), New(out, in)
 		x.FillNormal(rng, 0, 1)
@@ -128,7 +135,7 @@ func TestLinearTiles(t *testing.T) {
 						want += p
 						mag += math.Abs(p)
 					}
-					if got := float64(y[i*out+j]); math.Abs(got-want) > 1e-6*in*(mag+1) {
+					if got := float64(y[i*out+j]); math.Abs(got-want) > 1e-6*float64(in)*(mag+1) {
 						t.Fatalf("rows %d: y[%d, %d] = %g, want %g", tc.rows, i, j, got, want)
 					}
 				}

@@ -7,29 +7,47 @@ import "github.com/gorl/gorl/internal/par"
 // read once, where they are, and xᵀ, copied into [in, R] with R the rows
 // rounded up to 8 or a multiple of 16 (zeros beyond), stays in the cache.
 // OpenBLAS packs the whole weight first, which took longer than the product.
+//
+// Layers with a batch of rows and a product below blas.ParWork (an MLP's
+// training step, 64 × 128 × 128) take the same way, and their backward
+// products, dx = g·w and dw = gᵀ·x, go to tileGemm as they are stored:
+// OpenBLAS's kernels pack the operands of such small products first, and
+// its Haswell kernels on a CPU with AVX-512 took about three times as long
+// (tensor package Decisions).
 const (
 	linearTileRows   = 32      // the most rows
 	linearTileWeight = 1 << 18 // the fewest weights
+	linearBatchRows  = 32      // the fewest rows of a batch product
 )
 
 // useLinearTiles tells whether Linear with rows rows and a weight [out, in]
 // goes through linearTiles.
 func useLinearTiles(rows, out, in int) bool {
-	return haveTileKernel && rows <= linearTileRows && out*in >= linearTileWeight
+	return haveTileKernel && rows <= linearTileRows && out*in >= linearTileWeight || useLinearBatchTiles(rows, out, in)
+}
+
+// useLinearBatchTiles tells whether Linear with rows rows and a weight
+// [out, in] is a batch product whose forward goes through linearTiles and
+// whose backward products go through linearBackTiles. Those are stored
+// with in contiguous values per row, which tileGemm needs a multiple of 8
+// of; with fewer inputs the products are too short for the tiles to pay.
+func useLinearBatchTiles(rows, out, in int) bool {
+	return haveTileKernel && in%8 == 0 && rows >= linearBatchRows && rows*out*in < blas.ParWork
 }
 
 // linearTask computes y = x·wᵀ + b by linearTiles, in tasks of output
 // columns fixed by the shapes.
 type linearTask struct {
-	x, w, b, y, xt, yt []float32
-	rows, in, out, r   int
-	per                int // output columns (rows of w) per task
+	w, xt, yt  []float32
+	in, out, r int
+	per        int // output columns (rows of w) per task
 }
 
 var linearTasks par.Free[linearTask]
 
 // linearTiles computes y [rows, out] = x [rows, in]·wᵀ + b with n's aux[0]
-// and aux[1] as scratch.
+// and aux[1] as scratch. The tasks compute yᵀ; its transposition adds the
+// bias.
 func linearTiles(n *node, x, w, b, y []float32, rows, in, out int) {
 	r := 8
 	if rows > 8 {
@@ -38,15 +56,14 @@ func linearTiles(n *node, x, w, b, y []float32, rows, in, out int) {
 	n.aux[0] = resize(n.aux[0], in*r)
 	n.aux[1] = resize(n.aux[1], out*r)
 	xt, yt := n.aux[0], n.aux[1]
-	for l := 0; l < in; l++ {
-		d := xt[l*r : (l+1)*r]
-		for i := 0; i < rows; i++ {
-			d[i] = x[i*in+l]
+	transpose(xt, r, x, in, rows, in, nil)
+	if r > rows {
+		for l := 0; l < in; l++ {
+			clear(xt[l*r+rows : (l+1)*r])
 		}
-		clear(d[rows:])
 	}
 	t := linearTasks.Get()
-	*t = linearTask{x: x, w: w, b: b, y: y, xt: xt, yt: yt, rows: rows, in: in, out: out, r: r}
+	*t = linearTask{w: w, xt: xt, yt: yt, in: in, out: out, r: r}
 	tasks := 1
 	for tasks < 16 && 2*tasks*convGrain <= rows*in*out {
 		tasks *= 2
@@ -55,18 +72,94 @@ func linearTiles(n *node, x, w, b, y []float32, rows, in, out int) {
 	par.Run(ceilDiv(out, t.per), par.Workers(), t)
 	*t = linearTask{}
 	linearTasks.Put(t)
+	transpose(y, out, yt, r, out, rows, b)
+}
+
+// linearBackTiles computes Linear's backward products by tileGemm: dx
+// (when not nil) = g·w and dw (when not nil) = gᵀ·x, adding to what they
+// hold when accX or accW, through n's aux[2] as scratch.
+func linearBackTiles(n *node, x, w, g, dx, dw []float32, accX, accW bool, rows, in, out int) {
+	if dx != nil {
+		d := dx
+		if accX {
+			n.aux[2] = resize(n.aux[2], rows*in)
+			d = n.aux[2]
+		}
+		tileGemm(rows, in, out, g, out, 1, w, in, d, in)
+		if accX {
+			addTo(dx, d, true)
+		}
+	}
+	if dw != nil {
+		d := dw
+		if accW {
+			n.aux[2] = resize(n.aux[2], out*in)
+			d = n.aux[2]
+		}
+		tileGemm(out, in, rows, g, 1, out, x, in, d, in)
+		if accW {
+			addTo(dw, d, true)
+		}
+	}
 }
 
 func (t *linearTask) Task(i, _ int) {
 	o0, o1 := i*t.per, min((i+1)*t.per, t.out)
 	tileGemm(o1-o0, t.r, t.in, t.w[o0*t.in:], t.in, 1, t.xt, t.r, t.yt[o0*t.r:], t.r)
-	for j := o0; j < o1; j++ {
-		var bv float32
-		if t.b != nil {
-			bv = t.b[j]
+}
+
+// transpose writes the transpose of src [rows, cols] (row stride lds) into
+// dst [cols, rows] (row stride ldd), adding bias[i] to the values of src's
+// row i when bias is not nil: 8 × 8 blocks by transpose8x8 where the CPU
+// has the tile kernels, the edges and other CPUs value by value, in blocks
+// of 16 × 16 so that both sides stay in the cache.
+//
+// It panics if a slice is too short for its dimensions.
+func transpose(dst []float32, ldd int, src []float32, lds int, rows, cols int, bias []float32) {
+	if rows == 0 || cols == 0 {
+		return
+	}
+	_, _ = dst[(cols-1)*ldd+rows-1], src[(rows-1)*lds+cols-1]
+	if bias != nil {
+		bias = bias[:rows]
+	}
+	r8, c8 := 0, 0
+	if haveTileKernel {
+		r8, c8 = rows&^7, cols&^7
+		for i := 0; i < r8; i += 8 {
+			var b *float32
+			if bias != nil {
+				b = &bias[i]
+			}
+			for j := 0; j < c8; j += 8 {
+				transpose8x8(&dst[j*ldd+i], &src[i*lds+j], b, ldd, lds)
+			}
 		}
-		for i, v := range t.yt[j*t.r : j*t.r+t.rows] {
-			t.y[i*t.out+j] = v + bv
+	}
+	transposeGo(dst, ldd, src, lds, 0, r8, c8, cols, bias)
+	transposeGo(dst, ldd, src, lds, r8, rows, 0, cols, bias)
+}
+
+// transposeGo is transpose for the rows i0 to i1−1 and columns j0 to
+// j1−1 of src.
+func transposeGo(dst []float32, ldd int, src []float32, lds int, i0, i1, j0, j1 int, bias []float32) {
+	const bs = 16
+	for ib := i0; ib < i1; ib += bs {
+		ie := min(ib+bs, i1)
+		for jb := j0; jb < j1; jb += bs {
+			je := min(jb+bs, j1)
+			for i := ib; i < ie; i++ {
+				var bv float32
+				if bias != nil {
+					bv = bias[i]
+				}
+				for j, v := range src[i*lds+jb : i*lds+je] {
+					if bias != nil {
+						v += bv
+					}
+					dst[(jb+j)*ldd+i] = v
+				}
+			}
 		}
 	}
 }

@@ -82,13 +82,25 @@ func linearBack(n *node) {
 	x, w, b, g := n.a, n.b, n.c, n.out.grad
 	in, out := w.shape[1], w.shape[0]
 	rows := numel(x.shape[:len(x.shape)-1])
-	if x.requiresGrad { // dx = g·w
-		dx, acc := gradInto(x)
-		blas.Gemm(false, false, rows, in, out, 1, g, out, w.data, in, beta(acc), dx, in)
-	}
-	if w.requiresGrad { // dw = gᵀ·x
-		dw, acc := gradInto(w)
-		blas.Gemm(true, false, out, in, rows, 1, g, out, x.data, in, beta(acc), dw, in)
+	if useLinearBatchTiles(rows, out, in) {
+		var dx, dw []float32
+		var accX, accW bool
+		if x.requiresGrad {
+			dx, accX = gradInto(x)
+		}
+		if w.requiresGrad {
+			dw, accW = gradInto(w)
+		}
+		linearBackTiles(n, x.data, w.data, g, dx, dw, accX, accW, rows, in, out)
+	} else {
+		if x.requiresGrad { // dx = g·w
+			dx, acc := gradInto(x)
+			blas.Gemm(false, false, rows, in, out, 1, g, out, w.data, in, beta(acc), dx, in)
+		}
+		if w.requiresGrad { // dw = gᵀ·x
+			dw, acc := gradInto(w)
+			blas.Gemm(true, false, out, in, rows, 1, g, out, x.data, in, beta(acc), dw, in)
+		}
 	}
 	if b != nil && b.requiresGrad { // db = column sums of g
 		db, acc := gradInto(b)
