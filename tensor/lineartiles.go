@@ -1,6 +1,9 @@
 package tensor
 
-import "github.com/gorl/gorl/internal/par"
+import (
+	"github.com/gorl/gorl/internal/par"
+	"github.com/gorl/gorl/tensor/internal/blas"
+)
 
 // Linear layers with few rows and a large weight (the Nature CNN's fc layer
 // while acting or training) compute yᵀ = w·xᵀ with tileGemm: w's rows are
