@@ -161,8 +161,14 @@ type RunConfig struct {
 	Workers string `json:"workers"`
 	// RestartWorkers restarts a process worker lost in a step: its episode
 	// ends truncated and a warning names the env.
-	RestartWorkers bool           `json:"restart_workers"`
-	Trainer        trainer.Config `json:"trainer"`
+	RestartWorkers bool `json:"restart_workers"`
+	// SharedMemory passes the requests and replies of process workers and
+	// gym: envs through a memory region shared with the worker, each side
+	// spinning briefly before it sleeps (wire.Options.SharedMemory): faster
+	// when every worker has a core to itself, slower on a machine with
+	// fewer free cores than workers.
+	SharedMemory bool           `json:"shared_memory"`
+	Trainer      trainer.Config `json:"trainer"`
 	// Normalize, when set, normalizes observations and rewards with
 	// statistics saved with the policy (rl-baselines3-zoo's normalize).
 	Normalize *env.NormalizeConfig `json:"normalize"`

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -488,5 +489,17 @@ func TestProcessWorkers(t *testing.T) {
 	}
 	if msg := c.stderr.String(); !strings.Contains(msg, "restarting it") {
 		t.Errorf("no warning of a restart:\n%s", msg)
+	}
+
+	// The same over the shared memory region (Linux on amd64 only).
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		return
+	}
+	c = startChild(t, append(args, "--logdir", t.TempDir(), "--set", "restart_workers=true", "--set", "shared_memory=true")...)
+	if code := c.exitCode(t, time.Minute); code != 0 {
+		t.Errorf("exit status %d with restart_workers and shared_memory\n%s", code, c.stderr.String())
+	}
+	if msg := c.stderr.String(); !strings.Contains(msg, "restarting it") {
+		t.Errorf("no warning of a restart over the shared region:\n%s", msg)
 	}
 }

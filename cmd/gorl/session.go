@@ -10,9 +10,9 @@ import (
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
-	_ "github.com/gorl/gorl/env/classic"   // registers the classic-control envs
-	_ "github.com/gorl/gorl/env/gymbridge" // registers gym: ids (Python Gymnasium envs)
-	_ "github.com/gorl/gorl/env/mujoco"    // registers the MuJoCo locomotion tasks (libmujoco loaded at run time)
+	_ "github.com/gorl/gorl/env/classic" // registers the classic-control envs
+	"github.com/gorl/gorl/env/gymbridge" // also registers gym: ids (Python Gymnasium envs)
+	_ "github.com/gorl/gorl/env/mujoco"  // registers the MuJoCo locomotion tasks (libmujoco loaded at run time)
 	"github.com/gorl/gorl/env/vector"
 	"github.com/gorl/gorl/trainer"
 )
@@ -40,17 +40,39 @@ func makeEnvs(id string, n int) ([]env.Env, error) {
 	return es, nil
 }
 
+// makeSharedEnvs is makeEnvs with gym: envs served over a shared memory
+// region; other envs run in this process as with makeEnvs.
+func makeSharedEnvs(id string, n int) ([]env.Env, error) {
+	gymID, ok := strings.CutPrefix(id, "gym:")
+	if !ok {
+		return makeEnvs(id, n)
+	}
+	es := make([]env.Env, 0, n)
+	for range n {
+		e, err := gymbridge.Make(gymID, gymbridge.Config{SharedMemory: true})
+		if err != nil {
+			closeEnvs(es)
+			return nil, err
+		}
+		es = append(es, e)
+	}
+	return es, nil
+}
+
 // envMaker returns the function that makes the run's envs: in this
 // process, or each in a worker process when rc.Workers is "process".
 func envMaker(rc RunConfig, timeout time.Duration) (func(id string, n int) ([]env.Env, error), error) {
 	switch rc.Workers {
 	case "", "goroutine":
+		if rc.SharedMemory {
+			return makeSharedEnvs, nil
+		}
 		return makeEnvs, nil
 	case "process":
 	default:
 		return nil, fmt.Errorf("workers %q: want \"goroutine\" or \"process\"", rc.Workers)
 	}
-	pc := vector.ProcessConfig{Restart: rc.RestartWorkers, OnLost: func(id int, err error) {
+	pc := vector.ProcessConfig{Restart: rc.RestartWorkers, SharedMemory: rc.SharedMemory, OnLost: func(id int, err error) {
 		what := "the run stops"
 		if rc.RestartWorkers {
 			what = "restarting it"
