@@ -327,7 +327,7 @@
 //     rows. Its backward products stay in the BLAS (at 32 rows both need
 //     the weight or its gradient whole, which packing pays for).
 //   - Linear on a batch (at least 32 rows, a multiple of 8 inputs, fewer
-//     multiply-adds than the split's threshold: an MLP's training step)
+//     than 2²⁷ multiply-adds: an MLP's training step)
 //     runs its forward as yᵀ = w·xᵀ in the tile kernels, x and y
 //     transposed in 8 × 8 AVX blocks, and its backward products as they
 //     are stored: dx = g·w with B = w, dw = gᵀ·x with A = g read by
@@ -337,7 +337,11 @@
 //     kernels the forward took the same time and the backward 0.8 times.
 //     Transposing in Go, value by value, took longer than the product. Layers with 4 inputs (a
 //     CartPole observation) stay in the BLAS: their products are too short
-//     for the tiles' call overhead.
+//     for the tiles' call overhead. Above the pool's split size (256 × 256
+//     layers at batch 128 or 256) the tile kernels took half OpenBLAS's
+//     Haswell time too, so those products go to them as well, cut into
+//     tasks of rows of dx and of dw fixed by the shapes; the 64→256→256→18
+//     step at batch 256 took half the CPU time it took in OpenBLAS.
 //   - Not tried for lack of time: a Winograd 3×3 kernel (the third
 //     convolution is now the smallest of the three), NHWC layouts that
 //     would drop the reorder between layers, and a ReLU fused into the

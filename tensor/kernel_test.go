@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gorl/gorl/tensor/internal/blas"
 )
 
 // TestTileGemm compares tileGemm with a float64 product computed here, on
@@ -138,6 +140,89 @@ func TestLinearTiles(t *testing.T) {
 					if got := float64(y[i*out+j]); math.Abs(got-want) > 1e-6*float64(in)*(mag+1) {
 						t.Fatalf("rows %d: y[%d, %d] = %g, want %g", tc.rows, i, j, got, want)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestLinearBackTilesSplit checks Linear's backward products on a batch
+// large enough to be cut into tasks (128 × 256 × 256, from blas.ParWork
+// multiply-adds on) against float64 sums, once with fresh gradients and
+// once accumulating onto the first (x used twice), and requires the same
+// bits on 1, 3 and 8 workers.
+func TestLinearBackTilesSplit(t *testing.T) {
+	if !haveTileKernel {
+		t.Skip("no tile kernel")
+	}
+	const rows, in, out = 128, 256, 256
+	if !useLinearBatchTiles(rows, out, in) || rows*in*out < blas.ParWork {
+		t.Fatalf("%d × %d × %d is not a split batch product", rows, in, out)
+	}
+	defer SetWorkers(0)
+	var first [2][]float32
+	for _, workers := range []int{1, 3, 8} {
+		SetWorkers(workers)
+		rng := rand.New(rand.NewPCG(9, 9))
+		x, w := New(rows, in), New(out, in)
+		x.FillNormal(rng, 0, 1)
+		w.FillNormal(rng, 0, 1)
+		x.SetRequiresGrad(true)
+		w.SetRequiresGrad(true)
+		g := make([]float32, rows*out) // the gradient of Sum(y ⊙ c)
+		for i := range g {
+			g[i] = float32(rng.NormFloat64())
+		}
+		c, err := FromSlice(g, rows, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tp Tape
+		for _, twice := range []bool{false, true} {
+			tp.Reset()
+			x.ZeroGrad()
+			w.ZeroGrad()
+			loss := tp.Sum(tp.Mul(tp.Linear(x, w, nil), c))
+			if twice {
+				loss = tp.Add(loss, tp.Sum(tp.Mul(tp.Linear(x, w, nil), c)))
+			}
+			tp.Backward(loss)
+			k := 1.0
+			if twice {
+				k = 2
+			}
+			for i := 0; i < rows; i += 37 {
+				for l := 0; l < in; l += 5 {
+					var want float64
+					for j := 0; j < out; j++ {
+						want += float64(g[i*out+j]) * float64(w.Data()[j*in+l])
+					}
+					if got := float64(x.Grad()[i*in+l]); math.Abs(got-k*want) > 1e-4*k*float64(out) {
+						t.Fatalf("%d workers, twice %v: dx[%d, %d] = %g, want %g", workers, twice, i, l, got, k*want)
+					}
+				}
+			}
+			for j := 0; j < out; j += 29 {
+				for l := 0; l < in; l += 7 {
+					var want float64
+					for i := 0; i < rows; i++ {
+						want += float64(g[i*out+j]) * float64(x.Data()[i*in+l])
+					}
+					if got := float64(w.Grad()[j*in+l]); math.Abs(got-k*want) > 1e-4*k*float64(rows) {
+						t.Fatalf("%d workers, twice %v: dw[%d, %d] = %g, want %g", workers, twice, j, l, got, k*want)
+					}
+				}
+			}
+		}
+		got := [2][]float32{append([]float32(nil), x.Grad()...), append([]float32(nil), w.Grad()...)}
+		if first[0] == nil {
+			first = got
+			continue
+		}
+		for k := range got {
+			for i := range got[k] {
+				if math.Float32bits(got[k][i]) != math.Float32bits(first[k][i]) {
+					t.Fatalf("gradient %d element %d is %v on %d workers, %v on one", k, i, got[k][i], workers, first[k][i])
 				}
 			}
 		}

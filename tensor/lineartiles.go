@@ -11,8 +11,8 @@ import (
 // rounded up to 8 or a multiple of 16 (zeros beyond), stays in the cache.
 // OpenBLAS packs the whole weight first, which took longer than the product.
 //
-// Layers with a batch of rows and a product below blas.ParWork (an MLP's
-// training step, 64 × 128 × 128) take the same way, and their backward
+// Layers with a batch of rows and a product below linearBatchWork (an MLP's
+// training step, 64 × 128 × 128 up to 256 × 256 × 256 and beyond) take the same way, and their backward
 // products, dx = g·w and dw = gᵀ·x, go to tileGemm as they are stored:
 // OpenBLAS's kernels pack the operands of such small products first, and
 // its Haswell kernels on a CPU with AVX-512 took about three times as long
@@ -35,8 +35,13 @@ func useLinearTiles(rows, out, in int) bool {
 // with in contiguous values per row, which tileGemm needs a multiple of 8
 // of; with fewer inputs the products are too short for the tiles to pay.
 func useLinearBatchTiles(rows, out, in int) bool {
-	return haveTileKernel && in%8 == 0 && rows >= linearBatchRows && rows*out*in < blas.ParWork
+	return haveTileKernel && in%8 == 0 && rows >= linearBatchRows && rows*out*in < linearBatchWork
 }
+
+// linearBatchWork bounds the multiply-adds of the batch products that go
+// to the tile kernels; products from blas.ParWork on are cut into tasks
+// for the worker pool (linearTiles, linearBackTiles).
+const linearBatchWork = 1 << 27
 
 // linearTask computes y = x·wᵀ + b by linearTiles, in tasks of output
 // columns fixed by the shapes.
@@ -80,30 +85,68 @@ func linearTiles(n *node, x, w, b, y []float32, rows, in, out int) {
 
 // linearBackTiles computes Linear's backward products by tileGemm: dx
 // (when not nil) = g·w and dw (when not nil) = gᵀ·x, adding to what they
-// hold when accX or accW, through n's aux[2] as scratch.
+// hold when accX or accW, through n's aux[2] (dx) and aux[1] (dw) as
+// scratch. Products from blas.ParWork multiply-adds on are cut into tasks
+// of rows of dx and of dw, fixed by the shapes, for the worker pool: each
+// value is one tile product's, so the results do not depend on the workers.
 func linearBackTiles(n *node, x, w, g, dx, dw []float32, accX, accW bool, rows, in, out int) {
+	t := linearBackTasks.Get()
+	*t = linearBackTask{x: x, w: w, g: g, rows: rows, in: in, out: out}
+	tasks := 1
+	if rows*in*out >= blas.ParWork {
+		for tasks < 16 && 2*tasks*convGrain <= rows*in*out {
+			tasks *= 2
+		}
+	}
 	if dx != nil {
-		d := dx
+		t.dx = dx
 		if accX {
 			n.aux[2] = resize(n.aux[2], rows*in)
-			d = n.aux[2]
+			t.dx = n.aux[2]
 		}
-		tileGemm(rows, in, out, g, out, 1, w, in, d, in)
-		if accX {
-			addTo(dx, d, true)
-		}
+		t.dxPer = ceilDiv(ceilDiv(rows, tasks), 6) * 6
+		t.dxTasks = ceilDiv(rows, t.dxPer)
 	}
+	dwTasks := 0
 	if dw != nil {
-		d := dw
+		t.dw = dw
 		if accW {
-			n.aux[2] = resize(n.aux[2], out*in)
-			d = n.aux[2]
+			n.aux[1] = resize(n.aux[1], out*in)
+			t.dw = n.aux[1]
 		}
-		tileGemm(out, in, rows, g, 1, out, x, in, d, in)
-		if accW {
-			addTo(dw, d, true)
-		}
+		t.dwPer = ceilDiv(ceilDiv(out, tasks), 6) * 6
+		dwTasks = ceilDiv(out, t.dwPer)
 	}
+	par.Run(t.dxTasks+dwTasks, par.Workers(), t)
+	if accX {
+		addTo(dx, t.dx, true)
+	}
+	if accW {
+		addTo(dw, t.dw, true)
+	}
+	*t = linearBackTask{}
+	linearBackTasks.Put(t)
+}
+
+// linearBackTask is linearBackTiles's products: tasks 0 to dxTasks−1 each
+// compute dxPer rows of dx, the others dwPer rows of dw.
+type linearBackTask struct {
+	x, w, g, dx, dw       []float32
+	rows, in, out         int
+	dxTasks, dxPer, dwPer int
+}
+
+var linearBackTasks par.Free[linearBackTask]
+
+func (t *linearBackTask) Task(i, _ int) {
+	if i < t.dxTasks {
+		r0, r1 := i*t.dxPer, min((i+1)*t.dxPer, t.rows)
+		tileGemm(r1-r0, t.in, t.out, t.g[r0*t.out:], t.out, 1, t.w, t.in, t.dx[r0*t.in:], t.in)
+		return
+	}
+	i -= t.dxTasks
+	o0, o1 := i*t.dwPer, min((i+1)*t.dwPer, t.out)
+	tileGemm(o1-o0, t.in, t.rows, t.g[o0:], 1, t.out, t.x, t.in, t.dw[o0*t.in:], t.in)
 }
 
 func (t *linearTask) Task(i, _ int) {

@@ -17,7 +17,7 @@ func BenchmarkLinearProducts(b *testing.B) {
 	if !haveTileKernel {
 		b.Skip("no tile kernel on this CPU")
 	}
-	for _, s := range [][3]int{{64, 4, 128}, {64, 128, 128}, {64, 128, 2}, {10, 128, 128}} {
+	for _, s := range [][3]int{{64, 4, 128}, {64, 128, 128}, {64, 128, 2}, {10, 128, 128}, {128, 256, 256}, {256, 256, 256}} {
 		rows, in, out := s[0], s[1], s[2]
 		rng := rand.New(rand.NewPCG(1, 2))
 		fill := func(n int) []float32 {
