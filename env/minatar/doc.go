@@ -82,7 +82,7 @@
 // broke or the wall came back; Asterix moves its player's cell and redraws
 // the entities' channels only on the frames where one spawned, moved or
 // went (about one frame in five at first); Seaquest moves its sub's two cells, copies
-// its bars, redraws the bullets' channels when there are bullets and those
+// its bars when they change, redraws the bullets' channels when there are bullets and those
 // of the fish, enemy subs and divers when one of them changed. Freeway and
 // Space Invaders, whose objects move on most frames, are cleared and drawn
 // whole. The games remember what they drew for this; Reset and

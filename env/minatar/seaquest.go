@@ -28,6 +28,16 @@ type seaObj struct {
 	moveTimer, shotTm int
 }
 
+// advance moves o one cell along its row, without a branch on its
+// direction.
+func (o *seaObj) advance() { o.x += 2*int(bit(o.right)) - 1 }
+
+// on reports whether o is in the cell (x, y).
+func (o *seaObj) on(x, y int) bool { return o.x == x && o.y == y }
+
+// seaOnGrid reports whether column x is on the grid.
+func seaOnGrid(x int) bool { return uint(x) < Size }
+
 // seaquest: the player's submarine (two cells, front and back) moves in
 // rows 0 to 8 and fires bullets from its front (at most one every 5
 // frames), which move one cell per frame. Enemy fish and subs (1 in 3)
@@ -68,6 +78,7 @@ type seaquest struct {
 	drawnFront, drawnBack  int
 	shotsDrawn, bombsDrawn bool
 	moversChanged          bool
+	drawnBars              int // the oxygen bar's tenths and 16 × the divers, −1 for none
 }
 
 func (g *seaquest) channels() int   { return 10 }
@@ -86,13 +97,11 @@ func (g *seaquest) reset(random) {
 	g.surfaced = true
 }
 
-func (g *seaquest) at(o *seaObj) bool { return o.x == g.x && o.y == g.y }
-
-// hit removes the first object of list in o's cell and reports whether
-// there was one.
-func hit(list *[]seaObj, o *seaObj) bool {
+// hit removes the first object of list in the cell (x, y) and reports
+// whether there was one.
+func hit(list *[]seaObj, x, y int) bool {
 	for j := range *list {
-		if p := &(*list)[j]; p.x == o.x && p.y == o.y {
+		if (*list)[j].on(x, y) {
 			*list = slices.Delete(*list, j, j+1)
 			return true
 		}
@@ -120,72 +129,88 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 		g.y = min(max(g.y+actionDY[a], 0), Size-2)
 		g.right = seaFacing[a][bit(g.right)]
 	}
+	px, py := g.x, g.y
 
 	// Each list is walked from its last element to its first, so that
 	// removing the current element leaves the rest of the walk as it was.
 	for i := len(g.shots) - 1; i >= 0; i-- {
 		b := &g.shots[i]
-		b.x = move(b.x, b.right)
-		if !onGrid(b.x) || len(g.fish)+len(g.subs) > 0 && (hit(&g.fish, b) || hit(&g.subs, b)) {
-			if onGrid(b.x) {
-				reward++
-				g.moversChanged = true
-			}
+		b.advance()
+		if !seaOnGrid(b.x) {
+			g.shots = slices.Delete(g.shots, i, i+1)
+		} else if len(g.fish)+len(g.subs) > 0 && (hit(&g.fish, b.x, b.y) || hit(&g.subs, b.x, b.y)) {
+			reward++
+			g.moversChanged = true
 			g.shots = slices.Delete(g.shots, i, i+1)
 		}
 	}
-	for i := len(g.swimmers) - 1; i >= 0; i-- {
-		d := &g.swimmers[i]
-		if g.at(d) && g.divers < seaMaxDivers {
-			g.swimmers = slices.Delete(g.swimmers, i, i+1)
-			g.divers++
+	// At the start of a game, and often between waves, there are no
+	// divers, enemies or enemy bullets: one test skips their walks.
+	if len(g.swimmers)|len(g.subs)|len(g.bombs)|len(g.fish) != 0 {
+		for i := len(g.swimmers) - 1; i >= 0; i-- {
+			d := &g.swimmers[i]
+			if d.on(px, py) && g.divers < seaMaxDivers {
+				g.swimmers = slices.Delete(g.swimmers, i, i+1)
+				g.divers++
+				g.moversChanged = true
+				continue
+			}
+			if d.moveTimer > 0 {
+				d.moveTimer--
+				continue
+			}
+			d.moveTimer = seaDiverMove
 			g.moversChanged = true
-			continue
+			d.advance()
+			if !seaOnGrid(d.x) {
+				g.swimmers = slices.Delete(g.swimmers, i, i+1)
+			} else if d.on(px, py) && g.divers < seaMaxDivers {
+				g.swimmers = slices.Delete(g.swimmers, i, i+1)
+				g.divers++
+			}
 		}
-		if d.moveTimer > 0 {
-			d.moveTimer--
-			continue
+		// An enemy touching the player ends the game, before its move and
+		// after it; on most frames its move is not due and only its timer
+		// counts down, here, and moveEnemy plays the rest.
+		for i := len(g.subs) - 1; i >= 0; i-- {
+			// An enemy sub removed in this frame still fires if its shot is
+			// due, from the cell where it was removed.
+			s := &g.subs[i]
+			terminal = terminal || s.on(px, py)
+			removed := false
+			if s.moveTimer > 0 {
+				s.moveTimer--
+			} else {
+				removed = g.moveEnemy(s, px, py, &reward, &terminal)
+			}
+			if s.shotTm > 0 {
+				s.shotTm--
+			} else {
+				s.shotTm = seaEnemyShot
+				g.bombs = append(g.bombs, seaObj{x: s.x, y: s.y, right: s.right})
+			}
+			if removed {
+				g.subs = slices.Delete(g.subs, i, i+1)
+			}
 		}
-		d.moveTimer = seaDiverMove
-		g.moversChanged = true
-		d.x = move(d.x, d.right)
-		if !onGrid(d.x) {
-			g.swimmers = slices.Delete(g.swimmers, i, i+1)
-		} else if g.at(d) && g.divers < seaMaxDivers {
-			g.swimmers = slices.Delete(g.swimmers, i, i+1)
-			g.divers++
+		for i := len(g.bombs) - 1; i >= 0; i-- {
+			b := &g.bombs[i]
+			terminal = terminal || b.on(px, py)
+			b.advance()
+			if !seaOnGrid(b.x) {
+				g.bombs = slices.Delete(g.bombs, i, i+1)
+			} else {
+				terminal = terminal || b.on(px, py)
+			}
 		}
-	}
-	for i := len(g.subs) - 1; i >= 0; i-- {
-		// An enemy sub removed in this frame still fires if its shot is
-		// due, from the cell where it was removed.
-		s := &g.subs[i]
-		removed := g.moveEnemy(s, &reward, &terminal)
-		if s.shotTm > 0 {
-			s.shotTm--
-		} else {
-			s.shotTm = seaEnemyShot
-			g.bombs = append(g.bombs, seaObj{x: s.x, y: s.y, right: s.right})
-		}
-		if removed {
-			g.subs = slices.Delete(g.subs, i, i+1)
-		}
-	}
-	for i := len(g.bombs) - 1; i >= 0; i-- {
-		b := &g.bombs[i]
-		if g.at(b) {
-			terminal = true
-		}
-		b.x = move(b.x, b.right)
-		if !onGrid(b.x) {
-			g.bombs = slices.Delete(g.bombs, i, i+1)
-		} else if g.at(b) {
-			terminal = true
-		}
-	}
-	for i := len(g.fish) - 1; i >= 0; i-- {
-		if g.moveEnemy(&g.fish[i], &reward, &terminal) {
-			g.fish = slices.Delete(g.fish, i, i+1)
+		for i := len(g.fish) - 1; i >= 0; i-- {
+			f := &g.fish[i]
+			terminal = terminal || f.on(px, py)
+			if f.moveTimer > 0 {
+				f.moveTimer--
+			} else if g.moveEnemy(f, px, py, &reward, &terminal) {
+				g.fish = slices.Delete(g.fish, i, i+1)
+			}
 		}
 	}
 
@@ -215,27 +240,20 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	return reward, terminal
 }
 
-// moveEnemy plays the frame of the enemy *e: touching the player ends the
-// game; when its move is due it moves, leaves the grid, or runs into one of
-// the player's bullets (the bullet removed, +1). It reports whether the
-// caller must remove e from its list.
-func (g *seaquest) moveEnemy(e *seaObj, reward *float64, terminal *bool) bool {
-	if g.at(e) {
-		*terminal = true
-	}
-	if e.moveTimer > 0 {
-		e.moveTimer--
-		return false
-	}
+// moveEnemy moves the enemy *e, whose move is due, in the player's row and
+// column (px, py): it leaves the grid, touches the player (the game ends),
+// or runs into one of the player's bullets (the bullet removed, +1). It
+// reports whether the caller must remove e from its list.
+func (g *seaquest) moveEnemy(e *seaObj, px, py int, reward *float64, terminal *bool) bool {
 	e.moveTimer = g.moveSpeed
 	g.moversChanged = true
-	e.x = move(e.x, e.right)
+	e.advance()
 	switch {
-	case !onGrid(e.x):
-	case g.at(e):
+	case !seaOnGrid(e.x):
+	case e.on(px, py):
 		*terminal = true
 		return false
-	case len(g.shots) > 0 && hit(&g.shots, e):
+	case len(g.shots) > 0 && hit(&g.shots, e.x, e.y):
 		*reward++
 	default:
 		return false
@@ -322,6 +340,7 @@ var seaOxygenBars, seaDiverBars = func() (o [Size + 1][Size]uint8, d [seaMaxDive
 
 func (g *seaquest) observe(obs []uint8) {
 	g.shotsDrawn, g.bombsDrawn, g.moversChanged = true, true, true
+	g.drawnBars = -1
 	g.redraw(obs)
 }
 
@@ -335,8 +354,11 @@ func (g *seaquest) redraw(obs []uint8) {
 	obs[g.drawnFront], obs[g.drawnBack] = 0, 0
 	g.drawnFront, g.drawnBack = g.y*Size+g.x, plane+g.y*Size+move(g.x, !g.right)
 	obs[g.drawnFront], obs[g.drawnBack] = 1, 1
-	*(*[Size]uint8)(obs[7*plane+bottom:]) = seaOxygenBars[max(0, g.oxygen)*10/seaMaxOxygen]
-	*(*[Size]uint8)(obs[8*plane+bottom:]) = seaDiverBars[g.divers]
+	if tenths := max(0, g.oxygen) * 10 / seaMaxOxygen; tenths+16*g.divers != g.drawnBars {
+		*(*[Size]uint8)(obs[7*plane+bottom:]) = seaOxygenBars[tenths]
+		*(*[Size]uint8)(obs[8*plane+bottom:]) = seaDiverBars[g.divers]
+		g.drawnBars = tenths + 16*g.divers
+	}
 	if g.shotsDrawn || len(g.shots) > 0 {
 		*(*[plane]uint8)(obs[2*plane:]) = [plane]uint8{}
 		for _, b := range g.shots {
