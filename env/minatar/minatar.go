@@ -247,8 +247,8 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 // the 0-d int64 array that samplers and vector envs pass, through the
 // space's checks for anything else.
 func (e *Env) action(action any) (int, error) {
-	if a, ok := action.(*nd.Array); ok && a.Ndim() == 0 && a.DType() == nd.Int64 {
-		if v := nd.Data[int64](a)[0]; uint64(v) < uint64(len(e.actions)) {
+	if a, ok := action.(*nd.Array); ok && a.Ndim() == 0 {
+		if v, ok := a.Int64Item(); ok && uint64(v) < uint64(len(e.actions)) {
 			return int(v), nil
 		}
 	}
