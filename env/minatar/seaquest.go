@@ -495,55 +495,58 @@ func (g *seaquest) observe(obs []uint8) {
 // them has changed: most of them move once every few frames.
 func (g *seaquest) redraw(obs []uint8) {
 	const plane, bottom = Size * Size, (Size - 1) * Size
-	obs = obs[:10*plane]
-	obs[g.drawnFront], obs[g.drawnBack] = 0, 0
+	o := (*[10 * plane]uint8)(obs)
+	o[g.drawnFront], o[g.drawnBack] = 0, 0
 	g.drawnFront = g.y*Size + g.x
 	g.drawnBack = plane + g.drawnFront + 1 - 2*int(bit(g.right))
-	obs[g.drawnFront], obs[g.drawnBack] = 1, 1
+	o[g.drawnFront], o[g.drawnBack] = 1, 1
 	if tenths := max(0, g.oxygen) / (seaMaxOxygen / 10); tenths+16*g.divers != g.drawnBars {
-		*(*[Size]uint8)(obs[7*plane+bottom:]) = seaOxygenBars[tenths]
-		*(*[Size]uint8)(obs[8*plane+bottom:]) = seaDiverBars[g.divers]
+		*(*[Size]uint8)(o[7*plane+bottom:]) = seaOxygenBars[tenths]
+		*(*[Size]uint8)(o[8*plane+bottom:]) = seaDiverBars[g.divers]
 		g.drawnBars = tenths + 16*g.divers
 	}
 	if g.shotsDrawn || g.shots.n > 0 {
-		*(*[plane]uint8)(obs[2*plane:]) = [plane]uint8{}
-		for _, b := range g.shots.o[:g.shots.n] {
-			obs[2*plane+b.cell()] = 1
+		*(*[plane]uint8)(o[2*plane:]) = [plane]uint8{}
+		for i := range g.shots.n {
+			o[2*plane+g.shots.o[i].cell()] = 1
 		}
 		g.shotsDrawn = g.shots.n > 0
 	}
-	if bombs := g.bombs[0][0] | g.bombs[0][1] | g.bombs[1][0] | g.bombs[1][1]; g.bombsDrawn || bombs != 0 {
-		*(*[plane]uint8)(obs[4*plane:]) = [plane]uint8{}
-		for _, b := range g.bombs {
-			for w, m := range b {
-				for ; m != 0; m &= m - 1 {
-					obs[4*plane+w*seaHalf+bits.TrailingZeros64(m)] = 1
-				}
-			}
+	// The channel does not show the enemy bullets' directions: the cells
+	// of each word of the two boards are drawn together.
+	if m0, m1 := g.bombs[0][0]|g.bombs[1][0], g.bombs[0][1]|g.bombs[1][1]; g.bombsDrawn || m0|m1 != 0 {
+		*(*[plane]uint8)(o[4*plane:]) = [plane]uint8{}
+		g.bombsDrawn = m0|m1 != 0
+		for ; m0 != 0; m0 &= m0 - 1 {
+			o[4*plane+bits.TrailingZeros64(m0)] = 1
 		}
-		g.bombsDrawn = bombs != 0
+		for ; m1 != 0; m1 &= m1 - 1 {
+			o[4*plane+seaHalf+bits.TrailingZeros64(m1)] = 1
+		}
 	}
 	if g.moversChanged {
-		*(*[plane]uint8)(obs[3*plane:]) = [plane]uint8{}
-		*(*[2 * plane]uint8)(obs[5*plane:]) = [2 * plane]uint8{}
-		*(*[plane]uint8)(obs[9*plane:]) = [plane]uint8{}
-		drawMovers(obs[5*plane:6*plane], obs, &g.fish)
-		drawMovers(obs[6*plane:7*plane], obs, &g.subs)
-		drawMovers(obs[9*plane:10*plane], obs, &g.swimmers)
+		*(*[plane]uint8)(o[3*plane:]) = [plane]uint8{}
+		*(*[2 * plane]uint8)(o[5*plane:]) = [2 * plane]uint8{}
+		*(*[plane]uint8)(o[9*plane:]) = [plane]uint8{}
+		g.drawMovers(o)
 		g.moversChanged = false
 	}
 }
 
-// drawMovers sets the cells of the objects of l in the channel ch and
-// their trails (the cells they came from) in channel 3 of obs.
-func drawMovers(ch, obs []uint8, l *seaList) {
+// drawMovers sets the cells of the fish, enemy subs and divers in their
+// channels of obs (5, 6 and 9) and their trails (the cells they came
+// from) in channel 3, without a branch on their direction: a trail off
+// the grid ORs a 0 into a neighbouring cell.
+func (g *seaquest) drawMovers(obs *[10 * Size * Size]uint8) {
 	const plane = Size * Size
-	trail := obs[3*plane : 4*plane]
-	for _, o := range l.o[:l.n] {
-		i := o.cell()
-		ch[i] = 1
-		if back := move(o.x, !o.right); onGrid(back) {
-			trail[i+back-o.x] = 1
+	for k, l := range [...]*seaList{&g.fish, &g.subs, &g.swimmers} {
+		ch := [...]int{5 * plane, 6 * plane, 9 * plane}[k]
+		for j := range l.n {
+			o := &l.o[j]
+			i := o.cell()
+			obs[ch+i] = 1
+			back := o.x + 1 - 2*int(bit(o.right))
+			obs[3*plane+i+back-o.x] |= uint8(bit(onGrid(back)))
 		}
 	}
 }
