@@ -233,8 +233,13 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 		return nil, 0, false, false, nil, fmt.Errorf("%s: %w", e.id, err)
 	}
 	a := e.actions[i]
-	if e.sticky > 0 && e.src.Uint64()&(1<<53-1) < e.sticky {
-		a = e.last
+	if e.sticky > 0 {
+		// Written so that the compiler selects the action instead of
+		// branching on the random draw.
+		last := e.last
+		if e.src.Uint64()&(1<<53-1) < e.sticky {
+			a = last
+		}
 	}
 	e.last = a
 	r, term := e.g.step(a, e.rng)
