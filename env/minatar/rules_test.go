@@ -568,3 +568,53 @@ func TestSticky(t *testing.T) {
 		}
 	}
 }
+
+// TestSeaquestStateLimit checks the bound on the objects of one kind in a
+// saved Seaquest state: 64 fish are read back and written out unchanged,
+// 65 (which earlier versions accepted) are an error that says so.
+func TestSeaquestStateLimit(t *testing.T) {
+	state := func(fish int) []byte {
+		w := &writer{}
+		// x, y, oxygen, divers, spawn speed and timer, diver timer, move
+		// speed, ramps, shot timer; facing right, surfaced.
+		for _, v := range []int{5, 3, 150, 2, 20, 7, 12, 5, 0, 0, 1, 0} {
+			w.int(v)
+		}
+		for k := range seaKinds {
+			n := 0
+			if k == seaFish {
+				n = fish
+			}
+			w.int(n)
+			for i := range n {
+				for _, v := range []int{i % Size, 1 + i%8, i % 2, i % 6, 0} {
+					w.int(v)
+				}
+			}
+		}
+		return w.b
+	}
+	for _, tc := range []struct {
+		fish    int
+		wantErr string
+	}{
+		{64, ""},
+		{65, "65 fish, more than the 64 a state may hold"},
+	} {
+		in := state(tc.fish)
+		g := &seaquest{ramping: true}
+		r := &reader{b: in}
+		g.readState(r)
+		r.end()
+		if tc.wantErr != "" {
+			if r.err == nil || r.err.Error() != tc.wantErr {
+				t.Errorf("%d fish: error %v, want %q", tc.fish, r.err, tc.wantErr)
+			}
+			continue
+		}
+		w := &writer{}
+		if g.appendState(w); r.err != nil || !slices.Equal(w.b, in) {
+			t.Errorf("%d fish: error %v, state written back equal %v", tc.fish, r.err, slices.Equal(w.b, in))
+		}
+	}
+}
