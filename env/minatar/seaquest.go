@@ -41,7 +41,7 @@ const (
 
 // seaObj is an object that moves sideways along a row: a bullet, fish,
 // enemy sub or diver. Bullets use only x, y and right; fish, enemy subs
-// and divers also moveAt, the frame (counted from the episode's start or
+// and divers also moveAt, the frame (counted from the game's creation or
 // from the restore of a saved state) on which they move next, and enemy
 // subs shotAt, that on which they fire next. MinAtar counts these down
 // every frame; absolute frames change only when the move or shot is made.
@@ -109,8 +109,7 @@ const (
 	seaNotC9 = seaWord &^ seaCol9 // cells a left move can reach
 )
 
-func (b *seaBoard) set(c int)      { b[c/seaHalf] |= 1 << (c % seaHalf) }
-func (b *seaBoard) has(c int) bool { return b[c/seaHalf]>>(c%seaHalf)&1 == 1 }
+func (b *seaBoard) set(c int) { b[c/seaHalf] |= 1 << (c % seaHalf) }
 
 // seaquest: the player's submarine (two cells, front and back) moves in
 // rows 0 to 8 and fires bullets from its front (at most one every 5
