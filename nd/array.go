@@ -296,6 +296,17 @@ func (a *Array) Item() any {
 	return a.value(a.off)
 }
 
+// Int64Item returns the single element of a size-1 Int64 array (of any
+// shape) and true, or 0 and false for another dtype or size. It is the
+// read of a discrete action, without Item's boxing and type switch or
+// Data's generic element-type check.
+func (a *Array) Int64Item() (int64, bool) {
+	if a.dt != Int64 || a.size != 1 {
+		return 0, false
+	}
+	return *(*int64)(unsafe.Add(a.ptr, a.off*8)), true
+}
+
 // value returns the element at buffer position off as a Go value.
 func (a *Array) value(off int) any {
 	switch a.dt {

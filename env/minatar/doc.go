@@ -29,9 +29,8 @@
 //   - A seed determines an episode: the games, the sticky actions and the
 //     spawns draw from the env's one PCG stream, which MarshalState saves
 //     with the game, so a restored env continues exactly.
-//   - Step and Reset do not allocate once the game's lists of objects
-//     (Seaquest's) have reached their largest size; the observation array
-//     is the same on every call.
+//   - Step and Reset do not allocate; the observation array is the same
+//     on every call.
 //   - UnmarshalState checks every field against the game's bounds: corrupt
 //     input is an error wrapping env.ErrState, never a panic.
 //
@@ -94,10 +93,34 @@
 // table indexed by the free slots' mask and the drawn index, so that
 // walking the active slots, drawing them and picking a spawn's slot take
 // no walk over all eight slots and no branch on each slot's kind or
-// direction. Tried and not kept: drawing the gap to the next sticky step from
+// direction.
+//
+// Seaquest keeps its objects of each kind in a fixed array in the order
+// they appeared, as MinAtar's lists: the order decides which of two
+// objects in one cell a bullet or an enemy takes and which moves first.
+// Its timers, which MinAtar counts down every frame, are the frames on
+// which they run out, and the fish, enemy subs and divers are walked only
+// on the frames where a move or shot is due (or a diver is in the sub's
+// cell); counts of the enemies and divers in each cell answer the
+// collisions with the sub and the bullets. The enemy bullets, which touch
+// nothing but the sub, are two bit boards (by direction) that move by a
+// shift of each word; two in one cell moving the same way, which no game
+// produces, are kept as one. The saved state keeps MinAtar's fields and
+// its format (the timers as frames left; the enemy bullets by direction
+// and cell), and holds at most 64 objects of a kind, far above a game's
+// (earlier states allowed 256: more than 64 is an error).
+//
+// Env reads a 0-d int64 action with nd's Int64Item, and picks the sticky
+// action without a branch on the random draw.
+//
+// Tried and not kept: drawing the gap to the next sticky step from
 // the geometric law (one logarithm per ten steps, a countdown in between)
 // instead of one draw per step was slower in every game, the logarithm
-// costing more than the draws it saves.
+// costing more than the draws it saves. In Seaquest, counting each
+// channel's movers per cell and redrawing only the rows where one
+// changed, instead of clearing and redrawing the movers' channels, took
+// more work per frame than it saved, and so did firing without a branch
+// (the shot written on every frame, kept when fired).
 //
 // Rendering draws each cell as a CellPixels square in the colour of the
 // highest channel set there (black when none), as MinAtar's display does,

@@ -233,8 +233,13 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 		return nil, 0, false, false, nil, fmt.Errorf("%s: %w", e.id, err)
 	}
 	a := e.actions[i]
-	if e.sticky > 0 && e.src.Uint64()&(1<<53-1) < e.sticky {
-		a = e.last
+	if e.sticky > 0 {
+		// Written so that the compiler selects the action instead of
+		// branching on the random draw.
+		last := e.last
+		if e.src.Uint64()&(1<<53-1) < e.sticky {
+			a = last
+		}
 	}
 	e.last = a
 	r, term := e.g.step(a, e.rng)
@@ -247,8 +252,8 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 // the 0-d int64 array that samplers and vector envs pass, through the
 // space's checks for anything else.
 func (e *Env) action(action any) (int, error) {
-	if a, ok := action.(*nd.Array); ok && a.Ndim() == 0 && a.DType() == nd.Int64 {
-		if v := nd.Data[int64](a)[0]; uint64(v) < uint64(len(e.actions)) {
+	if a, ok := action.(*nd.Array); ok && a.Ndim() == 0 {
+		if v, ok := a.Int64Item(); ok && uint64(v) < uint64(len(e.actions)) {
 			return int(v), nil
 		}
 	}

@@ -413,8 +413,8 @@ func TestSeaquestRules(t *testing.T) {
 	// calm removes every enemy and diver and keeps new ones from coming,
 	// after each frame.
 	calm := func(g *seaquest) {
-		g.fish, g.subs, g.swimmers, g.bombs = g.fish[:0], g.subs[:0], g.swimmers[:0], g.bombs[:0]
-		g.spawnTimer, g.diverTimer = 100, 100
+		g.clearMovers()
+		g.nextSpawn, g.nextDiverSpawn = g.frame+100, g.frame+100
 	}
 	t.Run("oxygen", func(t *testing.T) {
 		// Below the surface the oxygen falls by one per frame from 200;
@@ -489,10 +489,10 @@ func TestSeaquestRules(t *testing.T) {
 		g.reset(nil)
 		calm(g)
 		g.x, g.y, g.right, g.surfaced = 5, 4, true, false
-		g.fish = append(g.fish, seaObj{x: 8, y: 4, moveTimer: 5})
+		g.put(seaFish, 8, 4, false, 5, 0)
 		rewards, end := play(g, []int{Fire, NoOp, NoOp}, testRNG())
-		if steps, _ := rewardSteps(rewards); !slices.Equal(steps, []int{3}) || end != 0 || len(g.fish) != 0 || len(g.shots) != 0 {
-			t.Errorf("rewards on steps %v, end %d, %d fish, %d shots; want [3], 0, 0, 0", steps, end, len(g.fish), len(g.shots))
+		if steps, _ := rewardSteps(rewards); !slices.Equal(steps, []int{3}) || end != 0 || g.fish.n != 0 || g.shots.n != 0 {
+			t.Errorf("rewards on steps %v, end %d, %d fish, %d shots; want [3], 0, 0, 0", steps, end, g.fish.n, g.shots.n)
 		}
 	})
 	t.Run("enemy sub fires", func(t *testing.T) {
@@ -503,10 +503,14 @@ func TestSeaquestRules(t *testing.T) {
 		g := &seaquest{ramping: true}
 		g.reset(nil)
 		calm(g)
-		g.subs = append(g.subs, seaObj{x: 9, y: 6, moveTimer: 0, shotTm: 0})
+		g.put(seaSub, 9, 6, false, 0, 0)
 		g.step(NoOp, testRNG())
-		if len(g.bombs) != 1 || g.bombs[0].x != 7 || g.subs[0].x != 8 || g.subs[0].shotTm != seaEnemyShot {
-			t.Errorf("bombs %v, subs %v", g.bombs, g.subs)
+		var left seaBoard
+		left.set(6*Size + 7)
+		s := g.subs.o[0]
+		if g.bombs != [2]seaBoard{left} || g.subs.n != 1 || s.x != 8 || s.shotAt-g.frame != seaEnemyShot {
+			t.Errorf("enemy bullets %x, %d subs, the first at column %d, shot timer %d; want %x, 1, 8, %d",
+				g.bombs, g.subs.n, s.x, s.shotAt-g.frame, [2]seaBoard{left}, seaEnemyShot)
 		}
 	})
 	t.Run("diver", func(t *testing.T) {
@@ -516,10 +520,10 @@ func TestSeaquestRules(t *testing.T) {
 		g.reset(nil)
 		calm(g)
 		g.y, g.surfaced = 1, false
-		g.swimmers = append(g.swimmers, seaObj{x: 4, y: 1, right: true})
+		g.put(seaDiver, 4, 1, true, 0, 0)
 		g.step(NoOp, testRNG())
-		if g.divers != 1 || len(g.swimmers) != 0 {
-			t.Errorf("%d divers aboard, %d swimming; want 1, 0", g.divers, len(g.swimmers))
+		if g.divers != 1 || g.swimmers.n != 0 {
+			t.Errorf("%d divers aboard, %d swimming; want 1, 0", g.divers, g.swimmers.n)
 		}
 	})
 }
@@ -561,6 +565,56 @@ func TestSticky(t *testing.T) {
 		}
 		if f := float64(repeats) / n; f < tc.min || f > tc.max {
 			t.Errorf("p = %v: %.4f of the steps repeated the previous action, want [%v, %v]", tc.p, f, tc.min, tc.max)
+		}
+	}
+}
+
+// TestSeaquestStateLimit checks the bound on the objects of one kind in a
+// saved Seaquest state: 64 fish are read back and written out unchanged,
+// 65 (which earlier versions accepted) are an error that says so.
+func TestSeaquestStateLimit(t *testing.T) {
+	state := func(fish int) []byte {
+		w := &writer{}
+		// x, y, oxygen, divers, spawn speed and timer, diver timer, move
+		// speed, ramps, shot timer; facing right, surfaced.
+		for _, v := range []int{5, 3, 150, 2, 20, 7, 12, 5, 0, 0, 1, 0} {
+			w.int(v)
+		}
+		for k := range seaKinds {
+			n := 0
+			if k == seaFish {
+				n = fish
+			}
+			w.int(n)
+			for i := range n {
+				for _, v := range []int{i % Size, 1 + i%8, i % 2, i % 6, 0} {
+					w.int(v)
+				}
+			}
+		}
+		return w.b
+	}
+	for _, tc := range []struct {
+		fish    int
+		wantErr string
+	}{
+		{64, ""},
+		{65, "65 fish, more than the 64 a state may hold"},
+	} {
+		in := state(tc.fish)
+		g := &seaquest{ramping: true}
+		r := &reader{b: in}
+		g.readState(r)
+		r.end()
+		if tc.wantErr != "" {
+			if r.err == nil || r.err.Error() != tc.wantErr {
+				t.Errorf("%d fish: error %v, want %q", tc.fish, r.err, tc.wantErr)
+			}
+			continue
+		}
+		w := &writer{}
+		if g.appendState(w); r.err != nil || !slices.Equal(w.b, in) {
+			t.Errorf("%d fish: error %v, state written back equal %v", tc.fish, r.err, slices.Equal(w.b, in))
 		}
 	}
 }

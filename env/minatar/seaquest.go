@@ -1,7 +1,8 @@
 package minatar
 
 import (
-	"slices"
+	"math"
+	"math/bits"
 )
 
 // MinAtar's Seaquest constants.
@@ -14,18 +15,40 @@ const (
 	seaEnemyShot    = 10 // frames between an enemy sub's shots
 	seaDiverMove    = 5  // frames between a diver's moves
 	seaMaxDivers    = 6
-	seaMinMove      = 2   // the ramp stops at this many frames per move
-	seaMaxEntities  = 256 // more objects of a kind than a game can hold, for reading states
+	seaMinMove      = 2 // the ramp stops at this many frames per move
 	seaMaxRampIndex = 1 << 20
+	// seaMaxEntities bounds the objects of one kind a saved state may
+	// hold, far above what a game holds (about 31 enemies of a kind at
+	// the highest difficulty); seaSlots leaves room for those of a
+	// loaded state and for all the spawns of an object's lifetime
+	// (at most 60 frames, one spawn per frame).
+	seaMaxEntities    = 64
+	seaOldMaxEntities = 256 // the bound of earlier versions, read to give a clear error
+	seaSlots          = 2 * seaMaxEntities
+	seaCells          = Size * Size
+	seaHalf           = seaCells / 2 // the cells of one word of a bit board
+)
+
+// The kinds of objects, in the order of the saved state.
+const (
+	seaShot  = iota // the player's bullets
+	seaBomb         // the enemy subs' bullets
+	seaFish         // enemy fish
+	seaSub          // enemy subs
+	seaDiver        // divers
+	seaKinds
 )
 
 // seaObj is an object that moves sideways along a row: a bullet, fish,
-// enemy sub or diver. Bullets use only x, y and right, fish and divers
-// also the move timer, enemy subs also the shot timer.
+// enemy sub or diver. Bullets use only x, y and right; fish, enemy subs
+// and divers also moveAt, the frame (counted from the game's creation or
+// from the restore of a saved state) on which they move next, and enemy
+// subs shotAt, that on which they fire next. MinAtar counts these down
+// every frame; absolute frames change only when the move or shot is made.
 type seaObj struct {
-	x, y              int
-	right             bool
-	moveTimer, shotTm int
+	x, y           int
+	right          bool
+	moveAt, shotAt int
 }
 
 // advance moves o one cell along its row, without a branch on its
@@ -35,8 +58,58 @@ func (o *seaObj) advance() { o.x += 2*int(bit(o.right)) - 1 }
 // on reports whether o is in the cell (x, y).
 func (o *seaObj) on(x, y int) bool { return o.x == x && o.y == y }
 
+// cell returns the index of o's cell, y·Size + x.
+func (o *seaObj) cell() int { return o.y*Size + o.x }
+
 // seaOnGrid reports whether column x is on the grid.
 func seaOnGrid(x int) bool { return uint(x) < Size }
+
+// seaList holds the objects of one kind in a fixed array, in the order in
+// which they appeared, oldest first: the order decides which of two
+// objects in one cell a bullet or an enemy takes, and which of them moves
+// first.
+type seaList struct {
+	n int
+	o [seaSlots]seaObj
+}
+
+func (l *seaList) add(o seaObj) {
+	l.o[l.n] = o
+	l.n++
+}
+
+// del removes the i-th object, keeping the order of the others.
+func (l *seaList) del(i int) {
+	copy(l.o[i:l.n], l.o[i+1:l.n])
+	l.n--
+}
+
+// hit removes the oldest object in cell c and reports whether there was
+// one.
+func (l *seaList) hit(c int) bool {
+	for j := range l.n {
+		if l.o[j].cell() == c {
+			l.del(j)
+			return true
+		}
+	}
+	return false
+}
+
+// seaBoard is a set of cells, 50 cells per word: cell c is bit c%50 of
+// word c/50, so that a row's ten cells are consecutive bits and a shift
+// by one moves every object of the set one cell along its row.
+type seaBoard [2]uint64
+
+const (
+	seaWord  = 1<<seaHalf - 1
+	seaCol0  = 1 | 1<<10 | 1<<20 | 1<<30 | 1<<40 // the cells of column 0 in a word
+	seaCol9  = seaCol0 << (Size - 1)
+	seaNotC0 = seaWord &^ seaCol0 // cells a right move can reach
+	seaNotC9 = seaWord &^ seaCol9 // cells a left move can reach
+)
+
+func (b *seaBoard) set(c int) { b[c/seaHalf] |= 1 << (c % seaHalf) }
 
 // seaquest: the player's submarine (two cells, front and back) moves in
 // rows 0 to 8 and fires bullets from its front (at most one every 5
@@ -61,16 +134,30 @@ type seaquest struct {
 	x, y           int
 	right          bool // the direction the sub faces
 	oxygen, divers int
-	shots, bombs   []seaObj // the player's bullets, the enemy subs'
-	fish, subs     []seaObj
-	swimmers       []seaObj // divers
 	spawnSpeed     int
-	spawnTimer     int
-	diverTimer     int
 	moveSpeed      int
 	rampIndex      int
-	shotTimer      int
 	surfaced       bool
+
+	// frame is the number of the next frame to play. MinAtar's timers,
+	// which count down every frame, are kept as the frames on which they
+	// run out: the next enemy and diver spawns, the first frame on which
+	// the sub may fire. The fish, enemy subs and divers do nothing but
+	// count down between their moves and shots, so step walks them only
+	// on the frame nextEnemy or nextDiver names (the earliest move or shot
+	// due), or when a diver is in the player's cell; enemyAt and diverAt
+	// count the enemies and divers in each cell, for the collisions with
+	// the player and the bullets.
+	frame                                int
+	nextSpawn, nextDiverSpawn, shotReady int
+	shots, fish, subs                    seaList
+	swimmers                             seaList // divers
+	nextEnemy, nextDiver                 int
+	enemyAt, diverAt                     [seaCells]uint8
+	// The enemy subs' bullets: cells of those moving left, then right. Two
+	// in one cell moving the same way act as one: they touch only the
+	// player.
+	bombs [2]seaBoard
 
 	// What the observation last drawn shows: the cells of the sub's front
 	// and back, whether it has bullets of either side, and whether a fish,
@@ -88,141 +175,122 @@ func (g *seaquest) difficulty() int { return g.rampIndex }
 func (g *seaquest) reset(random) {
 	g.oxygen, g.divers = seaMaxOxygen, 0
 	g.x, g.y, g.right = 5, 0, false
-	g.shots, g.bombs = g.shots[:0], g.bombs[:0]
-	g.fish, g.subs, g.swimmers = g.fish[:0], g.subs[:0], g.swimmers[:0]
-	g.spawnSpeed, g.spawnTimer = seaSpawnSpeed, seaSpawnSpeed
-	g.diverTimer = seaDiverSpawn
+	g.shots.n = 0
+	g.clearMovers()
+	g.spawnSpeed, g.nextSpawn = seaSpawnSpeed, g.frame+seaSpawnSpeed
+	g.nextDiverSpawn = g.frame + seaDiverSpawn
 	g.moveSpeed = seaMoveInterval
-	g.rampIndex, g.shotTimer = 0, 0
+	g.rampIndex, g.shotReady = 0, g.frame
 	g.surfaced = true
 }
 
-// hit removes the first object of list in the cell (x, y) and reports
-// whether there was one.
-func hit(list *[]seaObj, x, y int) bool {
-	for j := range *list {
-		if (*list)[j].on(x, y) {
-			*list = slices.Delete(*list, j, j+1)
-			return true
+// clearMovers removes every fish, enemy sub, diver and enemy bullet.
+func (g *seaquest) clearMovers() {
+	g.fish.n, g.subs.n, g.swimmers.n = 0, 0, 0
+	g.bombs = [2]seaBoard{}
+	g.enemyAt, g.diverAt = [seaCells]uint8{}, [seaCells]uint8{}
+	g.nextEnemy, g.nextDiver = math.MaxInt, math.MaxInt
+	g.moversChanged = true
+}
+
+// put adds an object of kind k in the cell (x, y) moving right or left,
+// with MinAtar's timers: the frames left before its next move (fish,
+// enemy subs, divers) and shot (enemy subs). readState and the tests
+// build states with it.
+func (g *seaquest) put(k, x, y int, right bool, moveTimer, shotTimer int) {
+	o := seaObj{x: x, y: y, right: right}
+	switch k {
+	case seaShot:
+		g.shots.add(o)
+	case seaBomb:
+		g.bombs[bit(right)].set(o.cell())
+	case seaFish, seaSub:
+		o.moveAt = g.frame + moveTimer
+		g.nextEnemy = min(g.nextEnemy, o.moveAt)
+		if k == seaFish {
+			g.fish.add(o)
+		} else {
+			o.shotAt = g.frame + shotTimer
+			g.nextEnemy = min(g.nextEnemy, o.shotAt)
+			g.subs.add(o)
 		}
+		g.enemyAt[o.cell()]++
+	case seaDiver:
+		o.moveAt = g.frame + moveTimer
+		g.nextDiver = min(g.nextDiver, o.moveAt)
+		g.swimmers.add(o)
+		g.diverAt[o.cell()]++
 	}
-	return false
+	g.moversChanged = true
 }
 
 func (g *seaquest) step(a int, rng random) (float64, bool) {
-	reward, terminal := 0.0, false
-	if g.spawnTimer == 0 {
-		g.spawnEnemy(rng)
-		g.spawnTimer = g.spawnSpeed
+	reward := 0.0
+	t := g.frame
+	g.frame++
+	if t == g.nextSpawn {
+		g.spawnEnemy(rng, t)
+		g.nextSpawn = t + g.spawnSpeed
 	}
-	if g.diverTimer == 0 {
+	if t == g.nextDiverSpawn {
 		right := rng.Float64() < 0.5
-		g.swimmers = append(g.swimmers, seaObj{x: edge(right), y: 1 + rng.IntN(8), right: right, moveTimer: seaDiverMove})
+		d := seaObj{x: edge(right), y: 1 + rng.IntN(8), right: right, moveAt: t + seaDiverMove}
+		g.swimmers.add(d)
+		g.diverAt[d.cell()]++
+		g.nextDiver = min(g.nextDiver, d.moveAt)
 		g.moversChanged = true
-		g.diverTimer = seaDiverSpawn
+		g.nextDiverSpawn = t + seaDiverSpawn
 	}
-	if a == Fire && g.shotTimer == 0 {
-		g.shots = append(g.shots, seaObj{x: g.x, y: g.y, right: g.right})
-		g.shotTimer = seaShotCoolDown
-	} else {
-		g.x = min(max(g.x+actionDX[a], 0), Size-1)
-		g.y = min(max(g.y+actionDY[a], 0), Size-2)
-		g.right = seaFacing[a][bit(g.right)]
+	// Fire neither moves nor turns the sub: the move is played on every
+	// frame, without a branch on the action.
+	g.x = min(max(g.x+actionDX[a], 0), Size-1)
+	g.y = min(max(g.y+actionDY[a], 0), Size-2)
+	g.right = seaFacing[a][bit(g.right)]
+	if a == Fire && t >= g.shotReady {
+		g.shots.add(seaObj{x: g.x, y: g.y, right: g.right})
+		g.shotReady = t + seaShotCoolDown
 	}
 	px, py := g.x, g.y
+	p := py*Size + px
 
-	// Each list is walked from its last element to its first, so that
-	// removing the current element leaves the rest of the walk as it was.
-	for i := len(g.shots) - 1; i >= 0; i-- {
-		b := &g.shots[i]
+	// The bullets are walked from the last to the first, so that removing
+	// the current one leaves the rest of the walk as it was. A bullet
+	// takes the oldest fish in its cell, else the oldest enemy sub.
+	for i := g.shots.n - 1; i >= 0; i-- {
+		b := &g.shots.o[i]
 		b.advance()
 		if !seaOnGrid(b.x) {
-			g.shots = slices.Delete(g.shots, i, i+1)
-		} else if len(g.fish)+len(g.subs) > 0 && (hit(&g.fish, b.x, b.y) || hit(&g.subs, b.x, b.y)) {
+			g.shots.del(i)
+		} else if c := b.cell(); g.enemyAt[c] != 0 {
+			if !g.fish.hit(c) {
+				g.subs.hit(c)
+			}
+			g.enemyAt[c]--
 			reward++
 			g.moversChanged = true
-			g.shots = slices.Delete(g.shots, i, i+1)
+			g.shots.del(i)
 		}
 	}
-	// At the start of a game, and often between waves, there are no
-	// divers, enemies or enemy bullets: one test skips their walks.
-	if len(g.swimmers)|len(g.subs)|len(g.bombs)|len(g.fish) != 0 {
-		for i := len(g.swimmers) - 1; i >= 0; i-- {
-			d := &g.swimmers[i]
-			if d.on(px, py) && g.divers < seaMaxDivers {
-				g.swimmers = slices.Delete(g.swimmers, i, i+1)
-				g.divers++
-				g.moversChanged = true
-				continue
-			}
-			if d.moveTimer > 0 {
-				d.moveTimer--
-				continue
-			}
-			d.moveTimer = seaDiverMove
-			g.moversChanged = true
-			d.advance()
-			if !seaOnGrid(d.x) {
-				g.swimmers = slices.Delete(g.swimmers, i, i+1)
-			} else if d.on(px, py) && g.divers < seaMaxDivers {
-				g.swimmers = slices.Delete(g.swimmers, i, i+1)
-				g.divers++
-			}
-		}
-		// An enemy touching the player ends the game, before its move and
-		// after it; on most frames its move is not due and only its timer
-		// counts down, here, and moveEnemy plays the rest.
-		for i := len(g.subs) - 1; i >= 0; i-- {
-			// An enemy sub removed in this frame still fires if its shot is
-			// due, from the cell where it was removed.
-			s := &g.subs[i]
-			terminal = terminal || s.on(px, py)
-			removed := false
-			if s.moveTimer > 0 {
-				s.moveTimer--
-			} else {
-				removed = g.moveEnemy(s, px, py, &reward, &terminal)
-			}
-			if s.shotTm > 0 {
-				s.shotTm--
-			} else {
-				s.shotTm = seaEnemyShot
-				g.bombs = append(g.bombs, seaObj{x: s.x, y: s.y, right: s.right})
-			}
-			if removed {
-				g.subs = slices.Delete(g.subs, i, i+1)
-			}
-		}
-		for i := len(g.bombs) - 1; i >= 0; i-- {
-			b := &g.bombs[i]
-			terminal = terminal || b.on(px, py)
-			b.advance()
-			if !seaOnGrid(b.x) {
-				g.bombs = slices.Delete(g.bombs, i, i+1)
-			} else {
-				terminal = terminal || b.on(px, py)
-			}
-		}
-		for i := len(g.fish) - 1; i >= 0; i-- {
-			f := &g.fish[i]
-			terminal = terminal || f.on(px, py)
-			if f.moveTimer > 0 {
-				f.moveTimer--
-			} else if g.moveEnemy(f, px, py, &reward, &terminal) {
-				g.fish = slices.Delete(g.fish, i, i+1)
-			}
-		}
+	// An enemy in the player's cell ends the game, before its move (here)
+	// and after it (moveEnemy).
+	terminal := g.enemyAt[p] != 0
+	if t >= g.nextDiver || g.diverAt[p] != 0 && g.divers < seaMaxDivers {
+		g.moveDivers(t, px, py)
+	}
+	if t >= g.nextEnemy {
+		g.moveEnemies(t, px, py, &reward, &terminal)
+	}
+	// The enemy bullets touch the player before their move and after it;
+	// all of them move at once, as two bit boards.
+	if b := &g.bombs; b[0][0]|b[0][1]|b[1][0]|b[1][1] != 0 {
+		w, s := p/seaHalf, uint(p%seaHalf)
+		touch := (b[0][w] | b[1][w]) >> s
+		b[0][0], b[0][1] = b[0][0]>>1&seaNotC9, b[0][1]>>1&seaNotC9
+		b[1][0], b[1][1] = b[1][0]<<1&seaNotC0, b[1][1]<<1&seaNotC0
+		touch |= (b[0][w] | b[1][w]) >> s
+		terminal = terminal || touch&1 == 1
 	}
 
-	if g.spawnTimer > 0 {
-		g.spawnTimer--
-	}
-	if g.diverTimer > 0 {
-		g.diverTimer--
-	}
-	if g.shotTimer > 0 {
-		g.shotTimer--
-	}
 	if g.oxygen <= 0 {
 		terminal = true
 	}
@@ -240,47 +308,123 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	return reward, terminal
 }
 
-// moveEnemy moves the enemy *e, whose move is due, in the player's row and
-// column (px, py): it leaves the grid, touches the player (the game ends),
-// or runs into one of the player's bullets (the bullet removed, +1). It
-// reports whether the caller must remove e from its list.
-func (g *seaquest) moveEnemy(e *seaObj, px, py int, reward *float64, terminal *bool) bool {
-	e.moveTimer = g.moveSpeed
+// moveDivers plays the divers' frame t with the player in (px, py): from
+// the newest to the oldest, a diver in the player's cell is picked up
+// (while there is room), else it moves if its move is due, leaving the
+// grid or swimming into the player's cell.
+func (g *seaquest) moveDivers(t, px, py int) {
+	next := math.MaxInt
+	for i := g.swimmers.n - 1; i >= 0; i-- {
+		d := &g.swimmers.o[i]
+		c := d.cell()
+		if d.on(px, py) && g.divers < seaMaxDivers {
+			g.diverAt[c]--
+			g.swimmers.del(i)
+			g.divers++
+			g.moversChanged = true
+			continue
+		}
+		if d.moveAt != t {
+			next = min(next, d.moveAt)
+			continue
+		}
+		d.moveAt = t + seaDiverMove + 1
+		g.moversChanged = true
+		g.diverAt[c]--
+		d.advance()
+		switch {
+		case !seaOnGrid(d.x):
+			g.swimmers.del(i)
+		case d.on(px, py) && g.divers < seaMaxDivers:
+			g.swimmers.del(i)
+			g.divers++
+		default:
+			g.diverAt[d.cell()]++
+			next = min(next, d.moveAt)
+		}
+	}
+	g.nextDiver = next
+}
+
+// moveEnemies plays the moves and shots due on frame t, the enemy subs'
+// from the newest to the oldest, then the fish's. An enemy sub removed in
+// this frame still fires if its shot is due, from the cell where it was
+// removed (a bullet off the grid is gone at once).
+func (g *seaquest) moveEnemies(t, px, py int, reward *float64, terminal *bool) {
+	next := math.MaxInt
+	for i := g.subs.n - 1; i >= 0; i-- {
+		s := &g.subs.o[i]
+		removed := s.moveAt == t && g.moveEnemy(s, t, px, py, reward, terminal)
+		if s.shotAt == t {
+			s.shotAt = t + seaEnemyShot + 1
+			if seaOnGrid(s.x) {
+				g.bombs[bit(s.right)].set(s.cell())
+			}
+		}
+		if removed {
+			g.subs.del(i)
+		} else {
+			next = min(next, s.moveAt, s.shotAt)
+		}
+	}
+	for i := g.fish.n - 1; i >= 0; i-- {
+		f := &g.fish.o[i]
+		if f.moveAt == t && g.moveEnemy(f, t, px, py, reward, terminal) {
+			g.fish.del(i)
+		} else {
+			next = min(next, f.moveAt)
+		}
+	}
+	g.nextEnemy = next
+}
+
+// moveEnemy moves the enemy *e on frame t, its move being due, with the
+// player in (px, py): it leaves the grid, touches the player (the game
+// ends), or runs into the oldest of the player's bullets in its new cell
+// (the bullet removed, +1). It reports whether the caller must remove e
+// from its list.
+func (g *seaquest) moveEnemy(e *seaObj, t, px, py int, reward *float64, terminal *bool) bool {
+	e.moveAt = t + g.moveSpeed + 1
 	g.moversChanged = true
+	g.enemyAt[e.cell()]--
 	e.advance()
 	switch {
 	case !seaOnGrid(e.x):
+		return true
 	case e.on(px, py):
 		*terminal = true
-		return false
-	case len(g.shots) > 0 && hit(&g.shots, e.x, e.y):
+	case g.shots.n > 0 && g.shots.hit(e.cell()):
 		*reward++
-	default:
-		return false
+		return true
 	}
-	return true
+	g.enemyAt[e.cell()]++
+	return false
 }
 
 // spawnEnemy draws a side, a kind (a sub with probability 1/3) and a row
-// 1–8, and adds the enemy unless an enemy in that row moves the other way.
-func (g *seaquest) spawnEnemy(rng random) {
+// 1–8, and adds the enemy on frame t unless an enemy in that row moves the
+// other way.
+func (g *seaquest) spawnEnemy(rng random, t int) {
 	right := rng.Float64() < 0.5
 	sub := rng.Float64() < 1.0/3
 	y := 1 + rng.IntN(8)
-	for _, l := range [2][]seaObj{g.subs, g.fish} {
-		for _, e := range l {
-			if e.y == y && e.right != right {
+	for _, l := range [2]*seaList{&g.subs, &g.fish} {
+		for j := range l.n {
+			if e := &l.o[j]; e.y == y && e.right != right {
 				return
 			}
 		}
 	}
-	e := seaObj{x: edge(right), y: y, right: right, moveTimer: g.moveSpeed}
+	e := seaObj{x: edge(right), y: y, right: right, moveAt: t + g.moveSpeed}
+	g.enemyAt[e.cell()]++
 	g.moversChanged = true
 	if sub {
-		e.shotTm = seaEnemyShot
-		g.subs = append(g.subs, e)
+		e.shotAt = t + seaEnemyShot
+		g.subs.add(e)
+		g.nextEnemy = min(g.nextEnemy, e.moveAt, e.shotAt)
 	} else {
-		g.fish = append(g.fish, e)
+		g.fish.add(e)
+		g.nextEnemy = min(g.nextEnemy, e.moveAt)
 	}
 }
 
@@ -350,92 +494,140 @@ func (g *seaquest) observe(obs []uint8) {
 // them has changed: most of them move once every few frames.
 func (g *seaquest) redraw(obs []uint8) {
 	const plane, bottom = Size * Size, (Size - 1) * Size
-	obs = obs[:10*plane]
-	obs[g.drawnFront], obs[g.drawnBack] = 0, 0
-	g.drawnFront, g.drawnBack = g.y*Size+g.x, plane+g.y*Size+move(g.x, !g.right)
-	obs[g.drawnFront], obs[g.drawnBack] = 1, 1
-	if tenths := max(0, g.oxygen) * 10 / seaMaxOxygen; tenths+16*g.divers != g.drawnBars {
-		*(*[Size]uint8)(obs[7*plane+bottom:]) = seaOxygenBars[tenths]
-		*(*[Size]uint8)(obs[8*plane+bottom:]) = seaDiverBars[g.divers]
+	o := (*[10 * plane]uint8)(obs)
+	o[g.drawnFront], o[g.drawnBack] = 0, 0
+	g.drawnFront = g.y*Size + g.x
+	g.drawnBack = plane + g.drawnFront + 1 - 2*int(bit(g.right))
+	o[g.drawnFront], o[g.drawnBack] = 1, 1
+	if tenths := max(0, g.oxygen) / (seaMaxOxygen / 10); tenths+16*g.divers != g.drawnBars {
+		*(*[Size]uint8)(o[7*plane+bottom:]) = seaOxygenBars[tenths]
+		*(*[Size]uint8)(o[8*plane+bottom:]) = seaDiverBars[g.divers]
 		g.drawnBars = tenths + 16*g.divers
 	}
-	if g.shotsDrawn || len(g.shots) > 0 {
-		*(*[plane]uint8)(obs[2*plane:]) = [plane]uint8{}
-		for _, b := range g.shots {
-			obs[2*plane+b.y*Size+b.x] = 1
+	if g.shotsDrawn || g.shots.n > 0 {
+		*(*[plane]uint8)(o[2*plane:]) = [plane]uint8{}
+		for i := range g.shots.n {
+			o[2*plane+g.shots.o[i].cell()] = 1
 		}
-		g.shotsDrawn = len(g.shots) > 0
+		g.shotsDrawn = g.shots.n > 0
 	}
-	if g.bombsDrawn || len(g.bombs) > 0 {
-		*(*[plane]uint8)(obs[4*plane:]) = [plane]uint8{}
-		for _, b := range g.bombs {
-			obs[4*plane+b.y*Size+b.x] = 1
+	// The channel does not show the enemy bullets' directions: the cells
+	// of each word of the two boards are drawn together.
+	if m0, m1 := g.bombs[0][0]|g.bombs[1][0], g.bombs[0][1]|g.bombs[1][1]; g.bombsDrawn || m0|m1 != 0 {
+		*(*[plane]uint8)(o[4*plane:]) = [plane]uint8{}
+		g.bombsDrawn = m0|m1 != 0
+		for ; m0 != 0; m0 &= m0 - 1 {
+			o[4*plane+bits.TrailingZeros64(m0)] = 1
 		}
-		g.bombsDrawn = len(g.bombs) > 0
+		for ; m1 != 0; m1 &= m1 - 1 {
+			o[4*plane+seaHalf+bits.TrailingZeros64(m1)] = 1
+		}
 	}
 	if g.moversChanged {
-		*(*[plane]uint8)(obs[3*plane:]) = [plane]uint8{}
-		*(*[2 * plane]uint8)(obs[5*plane:]) = [2 * plane]uint8{}
-		*(*[plane]uint8)(obs[9*plane:]) = [plane]uint8{}
-		drawMovers(obs[5*plane:6*plane], obs, g.fish)
-		drawMovers(obs[6*plane:7*plane], obs, g.subs)
-		drawMovers(obs[9*plane:10*plane], obs, g.swimmers)
+		*(*[plane]uint8)(o[3*plane:]) = [plane]uint8{}
+		*(*[2 * plane]uint8)(o[5*plane:]) = [2 * plane]uint8{}
+		*(*[plane]uint8)(o[9*plane:]) = [plane]uint8{}
+		g.drawMovers(o)
 		g.moversChanged = false
 	}
 }
 
-// drawMovers sets the cells of objs in the channel ch and their trails
-// (the cells they came from) in channel 3 of obs.
-func drawMovers(ch, obs []uint8, objs []seaObj) {
+// drawMovers sets the cells of the fish, enemy subs and divers in their
+// channels of obs (5, 6 and 9) and their trails (the cells they came
+// from) in channel 3, without a branch on their direction: a trail off
+// the grid ORs a 0 into a neighbouring cell.
+func (g *seaquest) drawMovers(obs *[10 * Size * Size]uint8) {
 	const plane = Size * Size
-	trail := obs[3*plane : 4*plane]
-	for _, o := range objs {
-		i := o.y*Size + o.x
-		ch[i] = 1
-		if back := move(o.x, !o.right); onGrid(back) {
-			trail[i+back-o.x] = 1
+	for k, l := range [...]*seaList{&g.fish, &g.subs, &g.swimmers} {
+		ch := [...]int{5 * plane, 6 * plane, 9 * plane}[k]
+		for j := range l.n {
+			o := &l.o[j]
+			i := o.cell()
+			obs[ch+i] = 1
+			back := o.x + 1 - 2*int(bit(o.right))
+			obs[3*plane+i+back-o.x] |= uint8(bit(onGrid(back)))
 		}
 	}
 }
 
+// appendState writes MinAtar's state: the lists of objects, oldest first
+// (the enemy bullets by direction and cell), each object as its cell,
+// direction and timers.
 func (g *seaquest) appendState(w *writer) {
-	for _, v := range [...]int{g.x, g.y, g.oxygen, g.divers, g.spawnSpeed, g.spawnTimer, g.diverTimer, g.moveSpeed, g.rampIndex, g.shotTimer} {
+	for _, v := range [...]int{g.x, g.y, g.oxygen, g.divers, g.spawnSpeed, g.nextSpawn - g.frame, g.nextDiverSpawn - g.frame, g.moveSpeed, g.rampIndex, max(g.shotReady-g.frame, 0)} {
 		w.int(v)
 	}
 	w.bool(g.right)
 	w.bool(g.surfaced)
-	for _, l := range [...][]seaObj{g.shots, g.bombs, g.fish, g.subs, g.swimmers} {
-		w.int(len(l))
-		for _, o := range l {
-			w.int(o.x)
-			w.int(o.y)
-			w.bool(o.right)
-			w.int(o.moveTimer)
-			w.int(o.shotTm)
+	obj := func(o *seaObj, moveTimer, shotTimer int) {
+		w.int(o.x)
+		w.int(o.y)
+		w.bool(o.right)
+		w.int(moveTimer)
+		w.int(shotTimer)
+	}
+	w.int(g.shots.n)
+	for i := range g.shots.n {
+		obj(&g.shots.o[i], 0, 0)
+	}
+	n := 0
+	for _, b := range g.bombs {
+		n += bits.OnesCount64(b[0]) + bits.OnesCount64(b[1])
+	}
+	w.int(n)
+	for d, b := range g.bombs {
+		for k, m := range b {
+			for ; m != 0; m &= m - 1 {
+				c := k*seaHalf + bits.TrailingZeros64(m)
+				obj(&seaObj{x: c % Size, y: c / Size, right: d == 1}, 0, 0)
+			}
+		}
+	}
+	for _, l := range [...]*seaList{&g.fish, &g.subs, &g.swimmers} {
+		w.int(l.n)
+		for i := range l.n {
+			o := &l.o[i]
+			shot := 0
+			if l == &g.subs {
+				shot = o.shotAt - g.frame
+			}
+			obj(o, o.moveAt-g.frame, shot)
 		}
 	}
 }
 
+// readState reads what appendState wrote. The timers a kind does not use
+// are checked and dropped; two enemy bullets in one cell moving the same
+// way become one, which acts as they did.
 func (g *seaquest) readState(r *reader) {
 	g.x, g.y = r.int(0, Size-1), r.int(0, Size-2)
 	g.oxygen = r.int(-1, seaMaxOxygen)
 	g.divers = r.int(0, seaMaxDivers)
 	g.spawnSpeed = r.int(1, seaSpawnSpeed)
-	g.spawnTimer = r.int(0, seaSpawnSpeed)
-	g.diverTimer = r.int(0, seaDiverSpawn)
+	g.frame = 0
+	g.nextSpawn = r.int(0, seaSpawnSpeed)
+	g.nextDiverSpawn = r.int(0, seaDiverSpawn)
 	g.moveSpeed = r.int(1, seaMoveInterval)
 	g.rampIndex = r.int(0, seaMaxRampIndex)
-	g.shotTimer = r.int(0, seaShotCoolDown)
+	g.shotReady = r.int(0, seaShotCoolDown)
 	g.right, g.surfaced = r.bool(), r.bool()
 	if back := move(g.x, !g.right); !onGrid(back) {
 		r.fail("the sub's back at column %d", back)
 	}
-	for _, l := range [...]*[]seaObj{&g.shots, &g.bombs, &g.fish, &g.subs, &g.swimmers} {
-		n := r.count(seaMaxEntities, 5)
-		*l = (*l)[:0]
+	g.shots.n = 0
+	g.clearMovers()
+	for k, name := range [seaKinds]string{"player bullets", "enemy bullets", "fish", "enemy subs", "divers"} {
+		n := r.count(seaOldMaxEntities, 5)
+		if n > seaMaxEntities {
+			r.fail("%d %s, more than the %d a state may hold", n, name, seaMaxEntities)
+		}
 		for range n {
-			o := seaObj{x: r.int(0, Size-1), y: r.int(0, Size-1), right: r.bool(), moveTimer: r.int(0, seaMoveInterval), shotTm: r.int(0, seaEnemyShot)}
-			*l = append(*l, o)
+			x, y, right := r.int(0, Size-1), r.int(0, Size-1), r.bool()
+			moveTimer, shotTimer := r.int(0, seaMoveInterval), r.int(0, seaEnemyShot)
+			if r.err != nil {
+				return
+			}
+			g.put(k, x, y, right, moveTimer, shotTimer)
 		}
 	}
 }
