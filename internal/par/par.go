@@ -88,7 +88,7 @@ func Workers() int {
 // default worker count shrinks by n, so that a Run does not hand tasks to
 // helpers that would wait for a processor those goroutines keep busy. A
 // count set with SetWorkers is not changed. Results do not depend on it.
-// Reserve panics if n < 0; release may be called once.
+// Reserve panics if n < 0; calling release again does nothing.
 func Reserve(n int) (release func()) {
 	if n < 0 {
 		panic("par: Reserve of a negative count")
