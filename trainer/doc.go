@@ -37,7 +37,10 @@
 // ahead of the updates, the learner never samples data the sequential loop
 // would not have had, and the buffer needs no lock. The actor takes the
 // learner's parameters at the start of every epoch and at the first
-// hand-over after every Config.OverlapSync updates.
+// hand-over after every Config.OverlapSync updates. While an overlapped
+// epoch runs, the worker pool leaves out one processor (the collector
+// goroutine's), and the two goroutines poll for each other's hand-off for
+// a short while before they block on it.
 //
 // Each epoch ends with TestEpisodes test episodes. One test also runs before
 // training; it sets the best policy so far but never stops the run, as in
@@ -132,11 +135,21 @@
 //     throughput above that of the slower of the two sides.
 //   - What overlapping gains is bounded by collection's share of the time:
 //     at most (C + U) / max(C, U) for collection C and updates U. Measured
-//     for DQN (BENCHMARKS.md), an update costs as much CPU as roughly a
-//     hundred CartPole env steps, so at Tianshou's ratio (one update per 10
-//     steps) collection is about a tenth of the time and the bound about
-//     1.1×; it nears 2× only around one update per hundred steps. The
-//     overlapped runs cost no more CPU than the sequential ones, and the
+//     for DQN (BENCHMARKS.md), an update costs as much CPU as about fifty
+//     CartPole env steps, so at Tianshou's ratio (one update per 10
+//     steps) collection is about a sixth of the time and the bound about
+//     1.2×; it nears 2× only around one update per 50–100 steps. The
 //     stage about doubles the cost of storing a vector step, a small
 //     fraction of collecting it.
+//   - The overlapped mode takes one processor out of the worker pool
+//     (par.Reserve) rather than letting the learner hand tasks to helpers
+//     beside a busy collector: on two processors a helper then waits for
+//     the collector's processor while the learner runs the task itself.
+//     Holding the collector back while the learner's tasks run (a gate the
+//     collector checks after each vector step) was measured too and gained
+//     less (BENCHMARKS.md).
+//   - The hand-offs poll before they block: a blocked goroutine's wake-up
+//     can take as long as a short collection, and the two sides hand over
+//     once per collection. The polling costs CPU time, not wall time, on
+//     an otherwise idle machine.
 package trainer

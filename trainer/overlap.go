@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"time"
 
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/collector"
+	"github.com/gorl/gorl/internal/par"
 	"github.com/gorl/gorl/nd"
 	"github.com/gorl/gorl/nn"
 )
@@ -85,9 +87,39 @@ func (o *overlap) schedule(envSteps int64) {
 // work runs the collections the trainer asks for on next, one at a time,
 // and hands each back on done.
 func work(ctx context.Context, c *collector.Collector, req collector.Request, next <-chan struct{}, done chan<- collected) {
-	for range next {
+	for {
+		if _, ok := await(next); !ok {
+			return
+		}
 		cs, err := c.Collect(ctx, req)
 		done <- collected{cs, err}
+	}
+}
+
+// spinWait is how long the trainer and its collector goroutine poll for
+// each other's hand-off before they block on it. A blocked goroutine is
+// woken through the scheduler and, when the other processor is idle, the
+// operating system, which on some virtual machines takes as long as a
+// collection of ten CartPole steps; the two hand over several thousand
+// times a second.
+const spinWait = time.Millisecond
+
+// await returns the next value of c (ok false when c is closed), polling
+// c for up to spinWait before it blocks. While it polls it gives way to
+// other goroutines.
+func await[T any](c <-chan T) (v T, ok bool) {
+	start := time.Now()
+	for i := 0; ; i++ {
+		select {
+		case v, ok = <-c:
+			return v, ok
+		default:
+		}
+		if i%16 == 15 && time.Since(start) > spinWait {
+			v, ok = <-c
+			return v, ok
+		}
+		runtime.Gosched()
 	}
 }
 
@@ -102,8 +134,11 @@ func work(ctx context.Context, c *collector.Collector, req collector.Request, ne
 func (k *offPolicy) overlapEpoch(ctx context.Context, t *Trainer, epoch int) error {
 	o := t.ov
 	o.sync()
+	// The collector goroutine keeps a processor busy: the learner's
+	// computations split over the others only.
+	defer par.Reserve(1)()
 	req := collector.Request{NStep: t.cfg.StepPerCollect, NEpisode: t.cfg.EpisodePerCollect}
-	next, done := make(chan struct{}), make(chan collected, 1)
+	next, done := make(chan struct{}, 1), make(chan collected, 1)
 	go work(ctx, t.train, req, next, done)
 	busy := false
 	defer func() {
@@ -130,7 +165,7 @@ func (k *offPolicy) overlapEpoch(ctx context.Context, t *Trainer, epoch int) err
 	grad0 := t.st.GradSteps
 	start()
 	for busy {
-		r := <-done
+		r, _ := await(done)
 		busy = false
 		o.stage.record = false
 		cs := r.cs

@@ -2,6 +2,7 @@ package trainer
 
 import (
 	"testing"
+	"time"
 
 	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/buffer"
@@ -105,5 +106,40 @@ func BenchmarkStage(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// TestAwait: await returns a value sent before it is called, one sent
+// while it polls, one sent after it has stopped polling and blocked
+// (later than spinWait), and ok false for a closed channel.
+func TestAwait(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		delay  time.Duration // before the send; negative: sent before await
+		closed bool
+	}{
+		{"sent before", -1, false},
+		{"sent while polling", spinWait / 10, false},
+		{"sent after blocking", 5 * spinWait, false},
+		{"closed while polling", spinWait / 10, true},
+		{"closed after blocking", 5 * spinWait, true},
+	} {
+		ch := make(chan int, 1)
+		send := func() {
+			if c.closed {
+				close(ch)
+			} else {
+				ch <- 7
+			}
+		}
+		if c.delay < 0 {
+			send()
+		} else {
+			go func() { time.Sleep(c.delay); send() }()
+		}
+		v, ok := await(ch)
+		if want := !c.closed; ok != want || (ok && v != 7) {
+			t.Errorf("%s: got %d, %t; want 7, %t", c.name, v, ok, want)
+		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/gorl/gorl/buffer"
 	"github.com/gorl/gorl/env"
 	_ "github.com/gorl/gorl/env/minatar" // registers Breakout-MinAtar-v0
+	"github.com/gorl/gorl/internal/par"
 	"github.com/gorl/gorl/internal/race"
 	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/trainer"
@@ -265,7 +266,7 @@ func TestOverlapSteadyStateAllocations(t *testing.T) {
 }
 
 // TestOverlapConv runs the overlapped mode on the CNN path (the MinAtar
-// paper's network on Breakout), whose convolutions split work over the
+// paper's network on Breakout), whose convolutions can split work over the
 // worker pool from both goroutines at once: two runs of one seed give the
 // same parameters, and the counts are the sequential loop's (2 epochs of
 // 40 steps in collections of 8, 4 vector steps of 2 envs, with 0.5 updates
@@ -317,6 +318,62 @@ func TestOverlapConv(t *testing.T) {
 	for i := range p1 {
 		if !p1[i].Tensor.Equal(p2[i].Tensor) {
 			t.Errorf("parameter %s differs between two runs of one seed", p1[i].Name)
+		}
+	}
+}
+
+// TestOverlapReservesAProcessor: while an overlapped epoch runs, the
+// worker pool's default size leaves out the processor the collector
+// goroutine keeps busy (at least one worker stays), and the run gives it
+// back; the sequential loop keeps the whole pool.
+func TestOverlapReservesAProcessor(t *testing.T) {
+	par.SetWorkers(0)
+	full := par.Workers()
+	for _, c := range []struct {
+		overlap bool
+		want    int
+	}{
+		{false, full},
+		{true, max(full-1, 1)},
+	} {
+		cfg := dqn.DefaultConfig()
+		cfg.Hidden = []int{16}
+		probe := algotest.CartPoles(t, 1)[0]
+		build := func(seed uint64) *dqn.DQN {
+			d, err := dqn.New(cfg, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(seed, 12)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+		var seen []int
+		s := trainer.Setup{TrainEnvs: algotest.CartPoles(t, 2), Buffer: vectorBuf(t, 500, 2), Seed: 5,
+			TrainHook: func(int, int64) { seen = append(seen, par.Workers()) }}
+		if c.overlap {
+			s.Actor = build(13)
+		}
+		tc := trainer.Config{Epochs: 2, StepPerEpoch: 40, StepPerCollect: 10, UpdatePerStep: 0.2, BatchSize: 16,
+			PrefillSteps: 40, Overlap: c.overlap}
+		tr, err := trainer.New(build(11), tc, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tr.Run(context.Background())
+		tr.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) == 0 {
+			t.Fatalf("overlap %v: the train hook never ran", c.overlap)
+		}
+		for i, w := range seen {
+			if w != c.want {
+				t.Errorf("overlap %v: %d workers at collection %d, want %d of %d", c.overlap, w, i, c.want, full)
+				break
+			}
+		}
+		if got := par.Workers(); got != full {
+			t.Errorf("overlap %v: %d workers after the run, want %d", c.overlap, got, full)
 		}
 	}
 }

@@ -13,8 +13,9 @@ import (
 // its overlapped mode (trainer.overlap) on fixed-length runs without tests:
 // DQN on CartPole with Tianshou's settings (10 envs, collections of 10
 // steps, 0.1 updates per step), with 8 envs and one update per 4 env steps,
-// with 8 envs and one update per 64 env steps (collection about as long as
-// the updates), and the MinAtar preset's CNN on Breakout
+// with 8 envs and one update per 16, 64 and 128 env steps (near 64 to 128
+// collection takes about as long as the updates; 128 runs 10,000 steps so
+// that it still makes 78 updates), and the MinAtar preset's CNN on Breakout
 // (one env, one update per step); and, sequentially, the same runs without
 // updates (collect-only). Each op is one run; it reports the env
 // steps (prefill included) plus updates per second of wall time and per
@@ -29,8 +30,12 @@ func BenchmarkOverlap(b *testing.B) {
 		{"cartpole-tianshou", "CartPole-v1", false, []string{"trainer.step_per_epoch=5000"}},
 		{"cartpole-8envs-1in4", "CartPole-v1", false, []string{"trainer.step_per_epoch=5000",
 			"train_envs=8", "trainer.step_per_collect=8", "trainer.update_per_step=0.25"}},
+		{"cartpole-8envs-1in16", "CartPole-v1", false, []string{"trainer.step_per_epoch=5000",
+			"train_envs=8", "trainer.step_per_collect=16", "trainer.update_per_step=0.0625"}},
 		{"cartpole-8envs-1in64", "CartPole-v1", false, []string{"trainer.step_per_epoch=5000",
 			"train_envs=8", "trainer.step_per_collect=64", "trainer.update_per_step=0.015625"}},
+		{"cartpole-8envs-1in128", "CartPole-v1", false, []string{"trainer.step_per_epoch=10000",
+			"train_envs=8", "trainer.step_per_collect=128", "trainer.update_per_step=0.0078125"}},
 		{"breakout-minatar", "Breakout-MinAtar-v0", true, []string{"trainer.step_per_epoch=2000", "trainer.prefill_steps=500"}},
 	} {
 		for _, mode := range []struct{ name, set string }{

@@ -38,7 +38,8 @@ type Tasks interface {
 }
 
 var (
-	setting atomic.Int32 // workers set by SetWorkers, 0 for the default
+	setting  atomic.Int32 // workers set by SetWorkers, 0 for the default
+	reserved atomic.Int32 // processors held by Reserve
 
 	envOnce sync.Once
 	envCap  int // the cap from EnvVar, 0 for none
@@ -68,7 +69,8 @@ func EnvError() error {
 }
 
 // Workers returns the number of goroutines a Run uses at most: the count set
-// with SetWorkers, or else GOMAXPROCS capped by EnvVar.
+// with SetWorkers, or else GOMAXPROCS capped by EnvVar, less the processors
+// held by Reserve, and at least 1.
 func Workers() int {
 	if n := setting.Load(); n > 0 {
 		return int(n)
@@ -78,7 +80,22 @@ func Workers() int {
 	if envCap > 0 {
 		n = min(n, envCap)
 	}
-	return n
+	return max(n-int(reserved.Load()), 1)
+}
+
+// Reserve holds n processors for goroutines that run beside the pool's
+// callers (a collector beside a learner) until release is called: the
+// default worker count shrinks by n, so that a Run does not hand tasks to
+// helpers that would wait for a processor those goroutines keep busy. A
+// count set with SetWorkers is not changed. Results do not depend on it.
+// Reserve panics if n < 0; calling release again does nothing.
+func Reserve(n int) (release func()) {
+	if n < 0 {
+		panic("par: Reserve of a negative count")
+	}
+	reserved.Add(int32(n))
+	var once sync.Once
+	return func() { once.Do(func() { reserved.Add(-int32(n)) }) }
 }
 
 // SetWorkers sets the number of workers; n < 1 restores the default

@@ -213,3 +213,31 @@ func BenchmarkRunPhases(b *testing.B) {
 	}
 	cpu.Report()
 }
+
+// TestReserve: Reserve shrinks the default worker count by the processors
+// it holds, never below 1, leaves a SetWorkers count alone, and release
+// gives them back once however often it is called.
+func TestReserve(t *testing.T) {
+	defer SetWorkers(0)
+	base := Workers()
+	for _, c := range []struct {
+		set, reserve, want int
+	}{
+		{0, 0, base},
+		{0, 1, max(base-1, 1)},
+		{0, base + 3, 1},
+		{3, 1, 3}, // an explicit count is kept
+	} {
+		SetWorkers(c.set)
+		release := Reserve(c.reserve)
+		if got := Workers(); got != c.want {
+			t.Errorf("SetWorkers(%d), Reserve(%d): Workers() = %d, want %d", c.set, c.reserve, got, c.want)
+		}
+		release()
+		release()
+		SetWorkers(0)
+		if got := Workers(); got != base {
+			t.Errorf("after release of Reserve(%d): Workers() = %d, want %d", c.reserve, got, base)
+		}
+	}
+}
