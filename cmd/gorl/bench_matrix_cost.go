@@ -107,7 +107,7 @@ var matrixCPU = map[string]float64{
 	"redq/MountainCarContinuous-v0": 17.3,
 	"redq/Pendulum-v1":              3.3,
 	"rppo/Acrobot-v1":               2.0,
-	"rppo/CartPole-v1":              5.0,
+	"rppo/CartPole-v1":              5.2,
 	"rppo/MountainCar-v0":           20.1,
 	"rppo/MountainCarContinuous-v0": 2.4,
 	"rppo/Pendulum-v1":              6.9,
