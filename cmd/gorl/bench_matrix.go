@@ -245,8 +245,11 @@ func matrixPairs(only, envID string) (pairs []matrixPair, refused []string, err 
 				continue
 			}
 			src := "defaults"
-			if _, ok, _ := lookupPreset(name, id); ok {
+			if pre, ok, _ := lookupPreset(name, id); ok {
 				src = "preset"
+				if pre.MatrixSteps > 0 && pre.MatrixSteps < bar.Steps {
+					bar.Steps = pre.MatrixSteps
+				}
 			}
 			pairs = append(pairs, matrixPair{Algo: name, Env: id, Bar: bar, Preset: src})
 		}

@@ -18,7 +18,8 @@ import (
 // files. A file is an object with two keys: "source", where its values come
 // from (Tianshou's test settings, rl-zoo's translated, or our own tuning
 // with the learning matrix's figure), and "config", a fragment of a run
-// configuration as --config takes it.
+// configuration as --config takes it; an optional third, "matrix_steps",
+// cuts the pair's matrix runs to fewer env steps than its bar allows.
 //
 //go:embed presets/*.json
 var presetFiles embed.FS
@@ -29,6 +30,11 @@ type preset struct {
 	Source    string
 	// Config is the run configuration fragment.
 	Config json.RawMessage
+	// MatrixSteps, when above 0, is the env steps (prefill included) a
+	// matrix run of the pair gets where its bar allows more: what the
+	// seeds that reach the bar need, with a margin, so that a seed that
+	// does not reach it stops there instead of spending the bar's steps.
+	MatrixSteps int
 }
 
 // presets returns every embedded preset, sorted by algorithm then env. It
@@ -67,8 +73,9 @@ func readPreset(name string) (preset, error) {
 		return preset{}, err
 	}
 	var f struct {
-		Source string          `json:"source"`
-		Config json.RawMessage `json:"config"`
+		Source      string          `json:"source"`
+		Config      json.RawMessage `json:"config"`
+		MatrixSteps int             `json:"matrix_steps"`
 	}
 	if err := strictDecode(b, &f); err != nil {
 		return preset{}, fmt.Errorf("preset %s: %w", name, err)
@@ -76,7 +83,10 @@ func readPreset(name string) (preset, error) {
 	if f.Source == "" || len(bytes.TrimSpace(f.Config)) == 0 {
 		return preset{}, fmt.Errorf("preset %s: want a source and a config", name)
 	}
-	return preset{Algo: algoName, Env: envID, Source: f.Source, Config: f.Config}, nil
+	if f.MatrixSteps < 0 {
+		return preset{}, fmt.Errorf("preset %s: matrix_steps %d; want ≥ 0", name, f.MatrixSteps)
+	}
+	return preset{Algo: algoName, Env: envID, Source: f.Source, Config: f.Config, MatrixSteps: f.MatrixSteps}, nil
 }
 
 // cutEnv splits ALGO-ENV at the first hyphen followed by a capital letter.
