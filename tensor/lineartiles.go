@@ -117,7 +117,11 @@ func linearBackTiles(n *node, x, w, g, dx, dw []float32, accX, accW bool, rows, 
 		t.dwPer = ceilDiv(ceilDiv(out, tasks), 6) * 6
 		dwTasks = ceilDiv(out, t.dwPer)
 	}
-	par.Run(t.dxTasks+dwTasks, par.Workers(), t)
+	workers := par.Workers()
+	if tasks == 1 { // dx and dw of a small product: a hand-off costs more than the product
+		workers = 1
+	}
+	par.Run(t.dxTasks+dwTasks, workers, t)
 	if accX {
 		addTo(dx, t.dx, true)
 	}
