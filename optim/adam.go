@@ -83,7 +83,7 @@ func (c AdamConfig) Validate() error {
 type Adam struct {
 	params
 	cfg  AdamConfig
-	task adamTask
+	task adamStep
 }
 
 // NewAdam returns an Adam optimizer over the trainable tensors of ps (buffers
@@ -136,8 +136,9 @@ func (a *Adam) Step() {
 		if a.cfg.AMSGrad {
 			vmax = s.buf[2]
 		}
-		a.task.run(s.t.Data(), g, s.buf[0], s.buf[1], vmax, &k)
+		a.task.add(s.t.Data(), g, s.buf[0], s.buf[1], vmax, &k)
 	}
+	a.task.run()
 }
 
 // Save writes the optimizer's state (see the package documentation).

@@ -60,11 +60,7 @@ func (tp *Tape) Conv2d(x, w, b *Tensor, stride, padding int) *Tensor {
 		// the backward pass's scratch afterwards.
 		n.aux[2] = resize(n.aux[2], g.k*g.oc)
 		t.wt = n.aux[2]
-		for o := 0; o < g.oc; o++ {
-			for l, v := range w.data[o*g.k : (o+1)*g.k] {
-				t.wt[l*g.oc+o] = v
-			}
-		}
+		transpose(t.wt, g.oc, w.data, g.k, g.oc, g.k, nil)
 	}
 	t.direct = direct
 	t.rows = rowsPerTask(np, np*g.k*g.oc)
@@ -100,7 +96,9 @@ type convTask struct {
 	gy, gt, dx, scratch []float32
 	dw, parts           []float32 // the filter gradient and the groups' partial sums
 	wt                  []float32 // the filters transposed for tileGemm, or nil
+	sums                []float32 // the result gradient's sums per sample and channel, or nil
 	acc, wantW, wantX   bool
+	accX                bool // dx holds a gradient to add to
 	tilesW              bool // the groups' filter gradients come from tileGemm, transposed
 	direct              bool // the forward product reads the image by convTiles
 	sumSize, sumTasks   int  // the chunks of convSum
@@ -191,7 +189,15 @@ func (t *convTask) Task(i, w int) {
 		t.reorder(r0, r1)
 	case convBackX:
 		if i < t.rTasks {
-			t.reorderGrad(i*t.rper, min((i+1)*t.rper, g.n))
+			s0, s1 := i*t.rper, min((i+1)*t.rper, g.n)
+			if t.wantW {
+				t.reorderGrad(s0, s1)
+			}
+			if t.sums != nil {
+				for j := s0 * g.oc; j < s1*g.oc; j++ {
+					t.sums[j] = sum(t.gy[j*p : (j+1)*p])
+				}
+			}
 			return
 		}
 		i -= t.rTasks
@@ -200,6 +206,9 @@ func (t *convTask) Task(i, w int) {
 		// while it is in the cache.
 		d := t.scratch[w*p*g.k : (w+1)*p*g.k]
 		for s := i * t.xper; s < min((i+1)*t.xper, g.n); s++ {
+			if !t.accX {
+				clear(t.dx[s*g.c*g.h*g.w : (s+1)*g.c*g.h*g.w])
+			}
 			gy := t.gy[s*g.oc*p:]
 			if useTiles(g.k) {
 				tileGemm(p, g.k, g.oc, gy, 1, p, t.w, g.k, d, g.k)
@@ -459,50 +468,57 @@ func (g *geom) unrollBorder(row, img []float32, iy, ix int, add bool) {
 func conv2dBack(n *node) {
 	x, w, b := n.a, n.b, n.c
 	g := convGeom(x.shape, w.shape, n.ints[0], n.ints[1])
-	p := g.oh * g.ow
-	gy := n.out.grad
-	if b != nil && b.requiresGrad { // db = sums of the result gradient's rows
-		db := gradAdd(b)
-		for i := 0; i < g.n; i++ {
-			for o := 0; o < g.oc; o++ {
-				db[o] += sum(gy[(i*g.oc+o)*p : (i*g.oc+o+1)*p])
-			}
-		}
-	}
-	if !w.requiresGrad && !x.requiresGrad {
+	wantB := b != nil && b.requiresGrad
+	if !w.requiresGrad && !x.requiresGrad && !wantB {
 		return
 	}
 	// The result's gradient [N, OC, P] is reordered to [N·P, OC] (in the
-	// forward product's memory) while the input gradient is computed
-	// sample group by sample group; then each sample group's filter
-	// gradient is computed tile by tile, and the groups' gradients are
-	// summed in group order.
+	// forward product's memory), and its sums per sample and channel taken
+	// for the bias, while the input gradient is computed sample group by
+	// sample group; then each sample group's filter gradient is computed
+	// tile by tile, and the groups' gradients are summed in group order.
 	t := convTasks.Get()
-	*t = convTask{g: g, w: w.data, cols: n.aux[0], gy: gy, gt: n.aux[1], runs: n.idx,
+	*t = convTask{g: g, w: w.data, cols: n.aux[0], gy: n.out.grad, gt: n.aux[1], runs: n.idx,
 		wantW: w.requiresGrad, wantX: x.requiresGrad, tilesW: w.requiresGrad && useTiles(g.oc)}
 	t.planBack()
 	workers := par.Workers()
-	// aux[2] holds the groups' partial filter gradients, then each worker's
-	// unrolled input gradient of one sample.
-	nParts, nScratch := 0, 0
+	// aux[2] holds the groups' partial filter gradients, the bias
+	// gradient's sums per sample, then each worker's unrolled input
+	// gradient of one sample.
+	nParts, nSums, nScratch := 0, 0, 0
 	if t.wantW {
 		t.dw, t.acc = gradInto(w)
 		if t.groups > 1 || t.tilesW {
 			nParts = t.groups * len(t.dw)
 		}
-	} else {
+	}
+	if wantB {
+		nSums = g.n * g.oc
+	}
+	if !t.wantW && !wantB {
 		t.rTasks = 0
 	}
 	if t.wantX {
-		t.dx = gradAdd(x)
-		nScratch = min(workers, t.rTasks+t.xTasks) * p * g.k
+		t.dx, t.accX = gradInto(x)
+		nScratch = min(workers, t.rTasks+t.xTasks) * g.oh * g.ow * g.k
 	} else {
 		t.xTasks = 0
 	}
-	n.aux[2] = resize(n.aux[2], nParts+nScratch)
-	t.parts, t.scratch = n.aux[2][:nParts], n.aux[2][nParts:]
+	n.aux[2] = resize(n.aux[2], nParts+nSums+nScratch)
+	t.parts, t.scratch = n.aux[2][:nParts], n.aux[2][nParts+nSums:]
+	if wantB {
+		t.sums = n.aux[2][nParts : nParts+nSums]
+	}
 	t.phase = convBackX
 	par.Run(t.rTasks+t.xTasks, workers, t)
+	if wantB { // db = the sums of the result gradient's rows, sample by sample
+		db := gradAdd(b)
+		for i := 0; i < g.n; i++ {
+			for o, v := range t.sums[i*g.oc : (i+1)*g.oc] {
+				db[o] += v
+			}
+		}
+	}
 	if t.wantW {
 		t.phase = convBackW
 		par.Run(t.groups*t.kTiles, workers, t)

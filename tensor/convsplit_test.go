@@ -102,3 +102,82 @@ func checkConvNaive(t *testing.T, n, c, h, oc, k, stride, pad int, x, f, b, g []
 		}
 	}
 }
+
+// TestConv2dGradSubsets checks a split convolution's backward pass when only
+// some of its operands need a gradient, and when the gradients accumulate
+// (the convolution applied twice): each wanted gradient must have the bits it
+// has when all three are wanted (fresh) or be twice it up to rounding
+// (accumulated), the others must stay absent, and 1 and 3 workers must give
+// the same bits.
+func TestConv2dGradSubsets(t *testing.T) {
+	defer tensor.SetWorkers(0)
+	const n, c, h, oc, k = 16, 16, 20, 32, 3
+	rng := rand.New(rand.NewPCG(5, 5))
+	x, f, b := randn(rng, n, c, h, h), randn(rng, oc, c, k, k), randn(rng, oc)
+	g := randn(rng, n, oc, h, h)
+	run := func(wantX, wantW, wantB, twice bool) [3][]float32 {
+		x.SetRequiresGrad(wantX)
+		f.SetRequiresGrad(wantW)
+		b.SetRequiresGrad(wantB)
+		x.ZeroGrad()
+		f.ZeroGrad()
+		b.ZeroGrad()
+		var tp tensor.Tape
+		loss := tp.Sum(tp.Mul(tp.Conv2d(x, f, b, 1, 1), g))
+		if twice {
+			loss = tp.Add(loss, tp.Sum(tp.Mul(tp.Conv2d(x, f, b, 1, 1), g)))
+		}
+		tp.Backward(loss)
+		var out [3][]float32
+		for i, p := range []*tensor.Tensor{x, f, b} {
+			if p.Grad() != nil {
+				out[i] = append([]float32(nil), p.Grad()...)
+			}
+		}
+		return out
+	}
+	tensor.SetWorkers(1)
+	all := run(true, true, true, false) // checked against the definition in TestConv2dSplitNaive
+	for _, tc := range []struct {
+		name         string
+		wantX, wantW bool
+		wantB, twice bool
+	}{
+		{"filters", false, true, false, false},
+		{"bias", false, false, true, false},
+		{"input", true, false, false, false},
+		{"input and bias", true, false, true, false},
+		{"all, twice", true, true, true, true},
+		{"bias, twice", false, false, true, true},
+	} {
+		var first [3][]float32
+		for _, workers := range []int{1, 3} {
+			tensor.SetWorkers(workers)
+			got := run(tc.wantX, tc.wantW, tc.wantB, tc.twice)
+			for i, want := range []bool{tc.wantX, tc.wantW, tc.wantB} {
+				if !want {
+					if got[i] != nil {
+						t.Fatalf("%s: gradient %d present", tc.name, i)
+					}
+					continue
+				}
+				for j, v := range got[i] {
+					w := all[i][j]
+					if tc.twice {
+						if math.Abs(float64(v)-2*float64(w)) > 1e-5*(1+math.Abs(2*float64(w))) {
+							t.Fatalf("%s, %d workers: gradient %d element %d is %v, want about %v", tc.name, workers, i, j, v, 2*w)
+						}
+					} else if math.Float32bits(v) != math.Float32bits(w) {
+						t.Fatalf("%s, %d workers: gradient %d element %d is %v, %v with all gradients", tc.name, workers, i, j, v, w)
+					}
+					if first[i] != nil && math.Float32bits(v) != math.Float32bits(first[i][j]) {
+						t.Fatalf("%s: gradient %d element %d is %v on %d workers, %v on one", tc.name, i, j, v, workers, first[i][j])
+					}
+				}
+			}
+			if first[0] == nil && first[1] == nil && first[2] == nil {
+				first = got
+			}
+		}
+	}
+}

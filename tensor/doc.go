@@ -276,20 +276,30 @@
 //     least 16.8 million multiply-adds (two from 8.4 million), each group's
 //     dWᵀ into tiles of a multiple of 24 rows, and the groups' buffers are
 //     summed in group order. The fc layer's tiled forward takes up to 16
-//     column tasks, and a large BLAS product (8.4 million multiply-adds or
-//     more) cuts C into a power of two of row or column tiles of at least
-//     4.2 million. Each output element is reduced in one fixed order, so a
-//     seed gives the same bits on any core count (tested on 1, 2, 4, 8 and
-//     16 workers). The first split (sample groups of at least 16.8 million
+//     column tasks, its backward products up to 16 row tasks each, the
+//     input gradient's rows cut by columns as well when there are few
+//     (18 tasks at batch 32 instead of 6, whose 6-row tasks had been the
+//     longest of the backward pass), and a large BLAS product (8.4
+//     million multiply-adds or more) cuts C into a power of two of row or
+//     column tiles of at least 4.2 million. Each output element is
+//     reduced in one fixed order, so a seed gives the same bits on any
+//     core count (tested on 1, 2, 4, 8 and 16 workers). The first split (sample groups of at least 16.8 million
 //     multiply-adds, at most 4, 4 and 2 forward) stopped the step scaling
 //     beyond 4 workers and used at most 2 at batch 8.
 //   - A convolution's backward pass has three phases: the result
 //     gradient's reorder into [N·P, OC] beside the input gradient (which
 //     reads the result gradient where it is, [N, OC, P], through the tile
 //     kernels' strided broadcast), then the filter gradient's group tiles,
-//     then the sum. Tiles of dWᵀ over the whole batch would need no sum but
-//     would stream the whole result gradient and unrolled input once per 6
-//     rows of dWᵀ; within a group the stream is a quarter or less of that.
+//     then the sum. The reorder tasks also sum the result gradient per
+//     sample and channel for the bias, added up in sample order after the
+//     phase (the order of the single pass they replace), and each
+//     input-gradient task clears its own samples' images before folding
+//     onto them: as serial passes between the phases these took half the
+//     time the Nature CNN's step spent outside the pool, and the pauses
+//     they made let the helpers park. Tiles of dWᵀ over the whole batch
+//     would need no sum but would stream the whole result gradient and
+//     unrolled input once per 6 rows of dWᵀ; within a group the stream is
+//     a quarter or less of that.
 //     With OpenBLAS for the products, tasks of one sample each had made the
 //     step take more CPU time (it is inefficient on products of 49 or 81
 //     rows), and so had unrolling in parallel, multiplying in one tiled
@@ -298,7 +308,11 @@
 //   - Elementwise kernels (ReLU forward and backward, Adam's update) are
 //     split into pieces of at least 65,536 elements from 131,072 elements
 //     on: below that a hand-off costs more than it saves, and the
-//     4→128→128→2 MLP's step stays entirely on the calling goroutine.
+//     4→128→128→2 MLP's step stays entirely on the calling goroutine
+//     (Linear's backward products below the split size too: they had gone
+//     to the pool as two small tasks, which made the MLP's step on two
+//     workers take more CPU time than on one). Adam updates all of a
+//     step's tensors in one Run, the small ones as one piece each.
 //   - The convolutions' products (forward, filter gradient, input
 //     gradient) run in tile kernels of our own on amd64: 6 rows by 16
 //     columns of the result in AVX2 registers (32 columns with AVX-512),

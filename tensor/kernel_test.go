@@ -146,20 +146,26 @@ func TestLinearTiles(t *testing.T) {
 	}
 }
 
-// TestLinearBackTilesSplit checks Linear's backward products on a batch
-// large enough to be cut into tasks (128 × 256 × 256, from blas.ParWork
-// multiply-adds on) against float64 sums, once with fresh gradients and
-// once accumulating onto the first (x used twice), and requires the same
-// bits on 1, 3 and 8 workers.
+// TestLinearBackTilesSplit checks Linear's backward products on batches
+// large enough to be cut into tasks (from blas.ParWork multiply-adds on:
+// 128 × 256 × 256 cut by rows, 32 × 512 × 512 with dx cut by columns too)
+// against float64 sums, once with fresh gradients and once accumulating
+// onto the first (x used twice), and requires the same bits on 1, 3 and 8
+// workers and, for fresh gradients, the bits of one unsplit tile product.
 func TestLinearBackTilesSplit(t *testing.T) {
 	if !haveTileKernel {
 		t.Skip("no tile kernel")
 	}
-	const rows, in, out = 128, 256, 256
+	defer SetWorkers(0)
+	for _, sh := range []struct{ rows, in, out int }{{128, 256, 256}, {32, 512, 512}} {
+		testLinearBackTilesSplit(t, sh.rows, sh.in, sh.out)
+	}
+}
+
+func testLinearBackTilesSplit(t *testing.T, rows, in, out int) {
 	if !useLinearBatchTiles(rows, out, in) || rows*in*out < blas.ParWork {
 		t.Fatalf("%d × %d × %d is not a split batch product", rows, in, out)
 	}
-	defer SetWorkers(0)
 	var first [2][]float32
 	for _, workers := range []int{1, 3, 8} {
 		SetWorkers(workers)
@@ -216,6 +222,18 @@ func TestLinearBackTilesSplit(t *testing.T) {
 		}
 		got := [2][]float32{append([]float32(nil), x.Grad()...), append([]float32(nil), w.Grad()...)}
 		if first[0] == nil {
+			// The fresh products, unsplit: the split changes who computes
+			// each value, not how.
+			dx, dw := make([]float32, rows*in), make([]float32, out*in)
+			tileGemm(rows, in, out, g, out, 1, w.Data(), in, dx, in)
+			tileGemm(out, in, rows, g, 1, out, x.Data(), in, dw, in)
+			for k, want := range [2][]float32{dx, dw} {
+				for i := range want {
+					if v := 2 * want[i]; math.Float32bits(got[k][i]) != math.Float32bits(v) {
+						t.Fatalf("%d × %d × %d: gradient %d element %d is %v, unsplit twice %v", rows, in, out, k, i, got[k][i], v)
+					}
+				}
+			}
 			first = got
 			continue
 		}

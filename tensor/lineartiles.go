@@ -87,8 +87,9 @@ func linearTiles(n *node, x, w, b, y []float32, rows, in, out int) {
 // (when not nil) = g·w and dw (when not nil) = gᵀ·x, adding to what they
 // hold when accX or accW, through n's aux[2] (dx) and aux[1] (dw) as
 // scratch. Products from blas.ParWork multiply-adds on are cut into tasks
-// of rows of dx and of dw, fixed by the shapes, for the worker pool: each
-// value is one tile product's, so the results do not depend on the workers.
+// of rows of dx (and of its columns when it has few rows) and of rows of
+// dw, fixed by the shapes, for the worker pool: each value is one tile
+// product's, so the results do not depend on the workers.
 func linearBackTiles(n *node, x, w, g, dx, dw []float32, accX, accW bool, rows, in, out int) {
 	t := linearBackTasks.Get()
 	*t = linearBackTask{x: x, w: w, g: g, rows: rows, in: in, out: out}
@@ -105,7 +106,16 @@ func linearBackTiles(n *node, x, w, g, dx, dw []float32, accX, accW bool, rows, 
 			t.dx = n.aux[2]
 		}
 		t.dxPer = ceilDiv(ceilDiv(rows, tasks), 6) * 6
-		t.dxTasks = ceilDiv(rows, t.dxPer)
+		rowTasks := ceilDiv(rows, t.dxPer)
+		// Few rows (the fc layer at batch 32): the columns are cut too, at
+		// multiples of 32, so that each task runs the tiles the whole
+		// product would run there.
+		t.dxCols = in
+		if rowTasks < tasks {
+			t.dxCols = min(in, ceilDiv(ceilDiv(in, ceilDiv(tasks, rowTasks)), 32)*32)
+		}
+		t.dxColTasks = ceilDiv(in, t.dxCols)
+		t.dxTasks = rowTasks * t.dxColTasks
 	}
 	dwTasks := 0
 	if dw != nil {
@@ -117,7 +127,11 @@ func linearBackTiles(n *node, x, w, g, dx, dw []float32, accX, accW bool, rows, 
 		t.dwPer = ceilDiv(ceilDiv(out, tasks), 6) * 6
 		dwTasks = ceilDiv(out, t.dwPer)
 	}
-	par.Run(t.dxTasks+dwTasks, par.Workers(), t)
+	workers := par.Workers()
+	if tasks == 1 { // dx and dw of a small product: a hand-off costs more than the product
+		workers = 1
+	}
+	par.Run(t.dxTasks+dwTasks, workers, t)
 	if accX {
 		addTo(dx, t.dx, true)
 	}
@@ -129,19 +143,22 @@ func linearBackTiles(n *node, x, w, g, dx, dw []float32, accX, accW bool, rows, 
 }
 
 // linearBackTask is linearBackTiles's products: tasks 0 to dxTasks−1 each
-// compute dxPer rows of dx, the others dwPer rows of dw.
+// compute dxPer rows and dxCols columns of dx, the others dwPer rows of dw.
 type linearBackTask struct {
 	x, w, g, dx, dw       []float32
 	rows, in, out         int
 	dxTasks, dxPer, dwPer int
+	dxCols, dxColTasks    int
 }
 
 var linearBackTasks par.Free[linearBackTask]
 
 func (t *linearBackTask) Task(i, _ int) {
 	if i < t.dxTasks {
-		r0, r1 := i*t.dxPer, min((i+1)*t.dxPer, t.rows)
-		tileGemm(r1-r0, t.in, t.out, t.g[r0*t.out:], t.out, 1, t.w, t.in, t.dx[r0*t.in:], t.in)
+		ri, ci := i/t.dxColTasks, i%t.dxColTasks
+		r0, r1 := ri*t.dxPer, min((ri+1)*t.dxPer, t.rows)
+		c0, c1 := ci*t.dxCols, min((ci+1)*t.dxCols, t.in)
+		tileGemm(r1-r0, c1-c0, t.out, t.g[r0*t.out:], t.out, 1, t.w[c0:], t.in, t.dx[r0*t.in+c0:], t.in)
 		return
 	}
 	i -= t.dxTasks
