@@ -79,7 +79,7 @@ var matrixCPU = map[string]float64{
 	"icm-dqn/MountainCar-v0":        9.5,
 	"iqn/Acrobot-v1":                15.1,
 	"iqn/CartPole-v1":               12.8,
-	"iqn/MountainCar-v0":            48.5,
+	"iqn/MountainCar-v0":            50.3,
 	"npg/Acrobot-v1":                4.7,
 	"npg/CartPole-v1":               3.2,
 	"npg/MountainCar-v0":            47.7,
