@@ -260,7 +260,6 @@ func Run(n, w int, t Tasks) {
 	j.done.Store(0)
 	j.slot.Store(1)
 	j.refs.Store(1)
-	woke := false
 	for _, h := range helpers(w - 1) {
 		if want == 0 {
 			break
@@ -274,14 +273,7 @@ func Run(n, w int, t Tasks) {
 		h.job.Store(j)
 		if s == helperParked {
 			h.wake <- struct{}{}
-			woke = true
 		}
-	}
-	if woke {
-		// The woken helper waits in this processor's run queue, where an
-		// idle processor takes it only after a short sleep; yielding runs it
-		// here at once and lets the idle processor take the caller instead.
-		runtime.Gosched()
 	}
 	j.work(0)
 	j.wait()
