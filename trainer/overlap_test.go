@@ -35,13 +35,7 @@ func overlapDQN(t *testing.T, epochs int, overlap bool, checkpoint string, onEpo
 	cfg.Hidden = []int{16}
 	cfg.TargetUpdateFreq = 10
 	probe := algotest.CartPoles(t, 1)[0]
-	build := func(seed uint64) *dqn.DQN {
-		d, err := dqn.New(cfg, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(seed, 12)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
+	build := func(seed uint64) *dqn.DQN { return newDQN(t, cfg, probe, seed, 12) }
 	d := build(11)
 	tc := trainer.Config{Epochs: epochs, StepPerEpoch: 150, StepPerCollect: 10, UpdatePerStep: 0.2, BatchSize: 16,
 		PrefillSteps: 40, TestEpisodes: 2, TestExploration: true, Overlap: overlap}
@@ -288,13 +282,7 @@ func TestOverlapConv(t *testing.T) {
 	run := func() (trainer.Result, *dqn.DQN) {
 		probe := makeEnvs(1)[0]
 		defer probe.Close()
-		build := func(seed uint64) *dqn.DQN {
-			d, err := dqn.New(cfg, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(seed, 1)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return d
-		}
+		build := func(seed uint64) *dqn.DQN { return newDQN(t, cfg, probe, seed, 1) }
 		d := build(1)
 		tc := trainer.Config{Epochs: 2, StepPerEpoch: 40, StepPerCollect: 8, UpdatePerStep: 0.5, BatchSize: 8,
 			PrefillSteps: 16, Overlap: true}
@@ -339,13 +327,7 @@ func TestOverlapReservesAProcessor(t *testing.T) {
 		cfg := dqn.DefaultConfig()
 		cfg.Hidden = []int{16}
 		probe := algotest.CartPoles(t, 1)[0]
-		build := func(seed uint64) *dqn.DQN {
-			d, err := dqn.New(cfg, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(seed, 12)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return d
-		}
+		build := func(seed uint64) *dqn.DQN { return newDQN(t, cfg, probe, seed, 12) }
 		var seen []int
 		s := trainer.Setup{TrainEnvs: algotest.CartPoles(t, 2), Buffer: vectorBuf(t, 500, 2), Seed: 5,
 			TrainHook: func(int, int64) { seen = append(seen, par.Workers()) }}
@@ -376,4 +358,15 @@ func TestOverlapReservesAProcessor(t *testing.T) {
 			t.Errorf("overlap %v: %d workers after the run, want %d", c.overlap, got, full)
 		}
 	}
+}
+
+// newDQN returns a DQN of cfg for probe's spaces, its weights drawn from
+// the PCG stream (seed, stream).
+func newDQN(t *testing.T, cfg dqn.Config, probe env.Env, seed, stream uint64) *dqn.DQN {
+	t.Helper()
+	d, err := dqn.New(cfg, probe.ObservationSpace(), probe.ActionSpace(), rand.New(rand.NewPCG(seed, stream)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
