@@ -12,11 +12,11 @@ import (
 // OpenBLAS packs the whole weight first, which took longer than the product.
 //
 // Layers with a batch of rows and a product below linearBatchWork (an MLP's
-// training step, 64 × 128 × 128 up to 256 × 256 × 256 and beyond) take the same way, and their backward
-// products, dx = g·w and dw = gᵀ·x, go to tileGemm as they are stored:
-// OpenBLAS's kernels pack the operands of such small products first, and
-// its Haswell kernels on a CPU with AVX-512 took about three times as long
-// (tensor package Decisions).
+// training step, from 64 × 128 × 128 to 256 × 256 × 256 and beyond) take
+// the same way, and their backward products, dx = g·w and dw = gᵀ·x, go
+// to tileGemm as they are stored: OpenBLAS's kernels pack the operands of
+// such small products first, and its Haswell kernels on a CPU with AVX-512
+// took about three times as long (tensor package Decisions).
 const (
 	linearTileRows   = 32      // the most rows
 	linearTileWeight = 1 << 18 // the fewest weights
