@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/internal/par"
 	"github.com/gorl/gorl/scores"
 	"github.com/gorl/gorl/tensor"
 	"github.com/gorl/gorl/trainer"
@@ -166,8 +167,9 @@ func runMatrixJob(ctx context.Context, job matrixJob) matrixResult {
 }
 
 // runMatrixChild trains job in a child process (gorl bench matrix --job),
-// so that runs in parallel share no Go runtime.
-func runMatrixChild(ctx context.Context, exe string, job matrixJob) matrixResult {
+// so that runs in parallel share no Go runtime. The child's worker pool
+// gets its share of the cores (childWorkers) unless the caller capped it.
+func runMatrixChild(ctx context.Context, exe string, job matrixJob, jobs int) matrixResult {
 	spec, err := json.Marshal(job)
 	if err != nil {
 		return matrixResult{Err: err.Error()}
@@ -175,6 +177,9 @@ func runMatrixChild(ctx context.Context, exe string, job matrixJob) matrixResult
 	var out, errOut bytes.Buffer
 	cmd := exec.CommandContext(ctx, exe, "bench", "matrix", "--job", string(spec))
 	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if _, set := os.LookupEnv(par.EnvVar); !set {
+		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", par.EnvVar, childWorkers(runtime.NumCPU(), jobs)))
+	}
 	if err := cmd.Run(); err != nil {
 		return matrixResult{Err: fmt.Sprintf("%v: %s", err, strings.TrimSpace(errOut.String()))}
 	}
@@ -184,6 +189,14 @@ func runMatrixChild(ctx context.Context, exe string, job matrixJob) matrixResult
 	}
 	r.CPU = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	return r
+}
+
+// childWorkers is the worker count of each of jobs child processes on cpus
+// cores: an equal share, at least one. With as many runs as cores, a run
+// that handed tasks to a second worker would take that core from another
+// run, and its helper's waiting would count in its CPU time.
+func childWorkers(cpus, jobs int) int {
+	return max(1, cpus/max(jobs, 1))
 }
 
 // matrixPair is one (algorithm, env) pair of the matrix.
@@ -310,7 +323,7 @@ func runMatrix(ctx context.Context, pairs []matrixPair, o matrixOptions, log io.
 					r = runMatrixJob(ctx, job)
 					r.CPU = (processCPU() - cpu0).Seconds()
 				} else {
-					r = runMatrixChild(ctx, exe, job)
+					r = runMatrixChild(ctx, exe, job, o.Jobs)
 				}
 				mu.Lock()
 				outs[t.p].Results[t.s] = r
