@@ -158,9 +158,9 @@ func newNet(cfg Config, in, out int, box bool, rng *rand.Rand) (*Net, error) {
 func (n *Net) Params() nn.Params { return n.ps }
 
 // ActorParams returns the parameters the policy acts with: the actor's
-// trunk, the actor and log_std (or the SDEHead's). With separate trunks the critic's trunk
-// steps at collection too (its state is stored), but it does not change
-// the actions.
+// trunk, the actor and log_std (or the SDEHead's). With separate trunks
+// the critic's trunk steps at collection too (its state is stored), but
+// it does not change the actions.
 func (n *Net) ActorParams() nn.Params { return n.actorPs }
 
 // In returns the number of observation values.
