@@ -111,6 +111,12 @@ func (s *SDEHead) noise(k int, rng *rand.Rand) []float32 {
 	return s.w
 }
 
+// Redraw makes the next sample draw new exploration matrices and restarts
+// the count of SampleFreq samples there: an algorithm that knows where a
+// collection starts calls it then, as Stable-Baselines3 redraws its noise
+// at every collection.
+func (s *SDEHead) Redraw() { s.count = 0 }
+
 const sdeTag = "SDEHead/1"
 
 // MarshalBinary encodes the exploration state: the sample count and the

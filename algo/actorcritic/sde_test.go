@@ -154,3 +154,31 @@ func TestSDEHeadNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestSDEHeadRedraw checks that Redraw makes the next sample draw a new
+// matrix and restarts the count: with a new matrix every 3 samples,
+// samples 0, 1 share one, Redraw, then samples 2, 3, 4 share a new one and
+// sample 5 draws again.
+func TestSDEHeadRedraw(t *testing.T) {
+	head, z := newSDE(3)
+	var tp tensor.Tape
+	d := head.New()
+	rng := rand.New(rand.NewPCG(5, 6))
+	var prev []float32
+	for i, c := range []struct {
+		redraw, fresh bool
+	}{{false, true}, {false, false}, {true, true}, {false, false}, {false, false}, {false, true}} {
+		if c.redraw {
+			head.Redraw()
+		}
+		tp.Reset()
+		if err := head.Set(d, &tp, z); err != nil {
+			t.Fatal(err)
+		}
+		s := slices.Clone(d.Sample(rng).Data())
+		if fresh := !slices.Equal(s, prev); fresh != c.fresh {
+			t.Errorf("sample %d: new noise %v, want %v", i, fresh, c.fresh)
+		}
+		prev = s
+	}
+}

@@ -29,6 +29,22 @@ type Config struct {
 	// HeadHidden are the hidden layers (tanh) of the actor's and the
 	// critic's MLPs after the cell; empty means linear heads. Default [64].
 	HeadHidden []int `json:"head_hidden"`
+	// LogStdInit is the initial log standard deviation of the Gaussian
+	// over Box actions: of its state-independent σ, or with SDE of σ per
+	// feature and action dimension. Default 0.
+	LogStdInit float64 `json:"log_std_init"`
+	// SDE explores a Box action space with generalized state-dependent
+	// exploration (actorcritic.SDEHead) instead of independent Gaussian
+	// noise at every step, as PPO's net.use_sde: the noise is the actor's
+	// features times an exploration matrix, the features being the output
+	// of the last of HeadHidden's layers, or the cell's output h when
+	// HeadHidden is empty. Default false.
+	SDE bool `json:"use_sde"`
+	// SDESampleFreq is the number of samples (acting steps) between two
+	// draws of the exploration matrices with SDE; 0 means every sample.
+	// The matrices are redrawn at the start of every collection as well.
+	// It needs SDE. Default 0.
+	SDESampleFreq int `json:"sde_sample_freq"`
 	// SeqLen is the length of the sequences the update learns from
 	// (actorcritic.Chunks): longer ones carry gradients further back in
 	// time. Default 16.
@@ -115,6 +131,12 @@ func (c Config) Validate() error {
 		return bad("ent_coef %v; want finite ≥ 0", c.EntCoef)
 	case !(c.RewardScale > 0) || math.IsInf(c.RewardScale, 0):
 		return bad("reward_scale %v; want finite > 0", c.RewardScale)
+	case math.IsNaN(c.LogStdInit) || math.IsInf(c.LogStdInit, 0):
+		return bad("log_std_init %v; want finite", c.LogStdInit)
+	case c.SDESampleFreq < 0:
+		return bad("sde_sample_freq %d; want ≥ 0", c.SDESampleFreq)
+	case c.SDESampleFreq != 0 && !c.SDE:
+		return bad("sde_sample_freq %d without use_sde", c.SDESampleFreq)
 	}
 	if err := c.ActionMap.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)

@@ -67,8 +67,19 @@
 //     recurrent work; the critic's trunk steps at collection too, so that
 //     its stored state is exact.
 //   - Box actions use PPO's Gaussian with a state-independent σ starting
-//     at 1 (actorcritic.NormalHead) and a policy.BoxMap to the env's
-//     bounds. RewardScale is a fixed factor rather than PPO's running
-//     return scaling: one number in the config, and GAE's linearity lets
-//     Preprocess apply it to values instead of to the buffer's rewards.
+//     at exp(LogStdInit), 1 by default (actorcritic.NormalHead), and a
+//     policy.BoxMap to the env's bounds. RewardScale is a fixed factor
+//     rather than PPO's running return scaling: one number in the config,
+//     and GAE's linearity lets Preprocess apply it to values instead of to
+//     the buffer's rewards.
+//   - State-dependent exploration (Config.SDE) is PPO's head,
+//     actorcritic.SDEHead, not a copy: it reads the output of the actor's
+//     last head layer, or the cell's h without head layers (the features
+//     the mean is computed from, as gSDE's paper takes the policy's last
+//     latent layer), and owns the mean layer. The log-probabilities of
+//     the ratio, old and new, are those of its state-dependent Gaussian.
+//     Its matrices are redrawn every SDESampleFreq samples and after every
+//     Preprocess, so that each collection starts with new noise as
+//     Stable-Baselines3's does (PPO, without that signal, counts samples
+//     only); the matrices and the count are saved with the state.
 package rppo

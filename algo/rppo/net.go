@@ -77,20 +77,26 @@ func (c *Trunk) Params(prefix string) nn.Params {
 // shared by the actor (an MLP to the logits of a Categorical, or to the
 // mean of a Gaussian over Box actions with Normal's state-independent σ)
 // and the critic (an MLP to the value), or one trunk each (CriticTrunk set).
-// Its state is the ActorTrunk's followed by the CriticTrunk's, StateWidth
-// values a row.
+// With state-dependent exploration the actor ends at its last hidden layer
+// (Actor is nil without hidden layers: the cell's output is the features)
+// and SDE maps its features to the Gaussian. Its state is the ActorTrunk's
+// followed by the CriticTrunk's, StateWidth values a row.
 type Net struct {
 	ActorTrunk, CriticTrunk *Trunk // CriticTrunk is nil when the trunk is shared
 	Actor, Critic           *nn.MLP
-	Normal                  *actorcritic.NormalHead // nil for Discrete actions
+	Normal                  *actorcritic.NormalHead // nil for Discrete actions and with SDE
+	SDE                     *actorcritic.SDEHead    // nil without state-dependent exploration
 	in                      int
 	ps, actorPs             nn.Params
 }
 
 // newNet returns a Net for observations of in values and out outputs of the
 // actor: n logits for Discrete actions, or the means of out Box dimensions
-// when box is set.
+// when box is set (through an SDEHead with cfg.SDE).
 func newNet(cfg Config, in, out int, box bool, rng *rand.Rand) (*Net, error) {
+	if cfg.SDE && !box {
+		return nil, fmt.Errorf("%w: use_sde needs a Box action space", ErrConfig)
+	}
 	mlp := func(out int) (*nn.MLP, error) {
 		m, err := nn.NewMLP(nn.MLPConfig{In: cfg.Hidden, Hidden: cfg.HeadHidden, Out: out, Activation: nn.Tanh}, rng)
 		if err != nil {
@@ -103,22 +109,39 @@ func newNet(cfg Config, in, out int, box bool, rng *rand.Rand) (*Net, error) {
 		net.CriticTrunk = newTrunk(cfg.Cell, in, cfg.Hidden, rng)
 	}
 	var err error
-	if net.Actor, err = mlp(out); err != nil {
+	features := cfg.Hidden // the width of the features an SDEHead reads
+	switch {
+	case !cfg.SDE:
+		net.Actor, err = mlp(out)
+	case len(cfg.HeadHidden) > 0:
+		net.Actor, err = mlp(0)
+		features = cfg.HeadHidden[len(cfg.HeadHidden)-1]
+	}
+	if err != nil {
 		return nil, err
 	}
 	if net.Critic, err = mlp(1); err != nil {
 		return nil, err
 	}
-	if box {
-		net.Normal = actorcritic.NewNormalHead(out, 0)
+	switch {
+	case cfg.SDE:
+		net.SDE = actorcritic.NewSDEHead(features, out, float32(cfg.LogStdInit), cfg.SDESampleFreq, rng)
+	case box:
+		net.Normal = actorcritic.NewNormalHead(out, float32(cfg.LogStdInit))
 	}
 	actorPrefix, criticPrefix := "", ""
 	if net.CriticTrunk != nil {
 		actorPrefix, criticPrefix = "actor_", "critic_"
 	}
-	net.actorPs = append(net.ActorTrunk.Params(actorPrefix), net.Actor.Params().Prefixed("actor")...)
+	net.actorPs = net.ActorTrunk.Params(actorPrefix)
+	if net.Actor != nil {
+		net.actorPs = append(net.actorPs, net.Actor.Params().Prefixed("actor")...)
+	}
 	if net.Normal != nil {
 		net.actorPs = append(net.actorPs, net.Normal.Params()...)
+	}
+	if net.SDE != nil {
+		net.actorPs = append(net.actorPs, net.SDE.Params().Prefixed("sde")...)
 	}
 	net.ps = append(nn.Params{}, net.actorPs...)
 	if net.CriticTrunk != nil {
@@ -130,13 +153,14 @@ func newNet(cfg Config, in, out int, box bool, rng *rand.Rand) (*Net, error) {
 
 // Params returns every parameter: the trunks' ("gru" or "lstm", prefixed
 // "actor_" and "critic_" when separate), "actor", "log_std" for Box
-// actions, and "critic".
+// actions or the SDEHead's prefixed "sde" with state-dependent
+// exploration, and "critic".
 func (n *Net) Params() nn.Params { return n.ps }
 
 // ActorParams returns the parameters the policy acts with: the actor's
-// trunk, the actor and log_std. With separate trunks the critic's trunk
-// steps at collection too (its state is stored), but it does not change
-// the actions.
+// trunk, the actor and log_std (or the SDEHead's). With separate trunks
+// the critic's trunk steps at collection too (its state is stored), but
+// it does not change the actions.
 func (n *Net) ActorParams() nn.Params { return n.actorPs }
 
 // In returns the number of observation values.
@@ -165,12 +189,17 @@ func (n *Net) Step(tp *tensor.Tape, x, s *tensor.Tensor) *tensor.Tensor {
 }
 
 // ActorOut returns the actor's output for the states s [k, StateWidth]:
-// the logits, or the Gaussian's means.
+// the logits, the Gaussian's means, or with SDE the features its head
+// reads.
 func (n *Net) ActorOut(tp *tensor.Tape, s *tensor.Tensor) *tensor.Tensor {
-	if n.CriticTrunk == nil {
-		return n.Actor.Forward(tp, n.ActorTrunk.Features(tp, s))
+	if n.CriticTrunk != nil {
+		s = tp.Slice(s, 1, 0, n.ActorTrunk.Width())
 	}
-	return n.Actor.Forward(tp, n.ActorTrunk.Features(tp, tp.Slice(s, 1, 0, n.ActorTrunk.Width())))
+	f := n.ActorTrunk.Features(tp, s)
+	if n.Actor == nil {
+		return f
+	}
+	return n.Actor.Forward(tp, f)
 }
 
 // Value returns the critic's values [k, 1] for the states s
@@ -184,8 +213,11 @@ func (n *Net) Value(tp *tensor.Tape, s *tensor.Tensor) *tensor.Tensor {
 }
 
 // newDist returns the distribution the actor's outputs set: a Categorical,
-// or an Independent Normal for Box actions.
+// or an Independent Normal for Box actions (the SDEHead's with SDE).
 func (n *Net) newDist() distribution.Distribution {
+	if n.SDE != nil {
+		return n.SDE.New()
+	}
 	if n.Normal != nil {
 		return n.Normal.New()
 	}
@@ -196,6 +228,9 @@ func (n *Net) newDist() distribution.Distribution {
 // out on tp. It returns the distribution's error for outputs that are not
 // finite.
 func (n *Net) SetDist(d distribution.Distribution, tp *tensor.Tape, out *tensor.Tensor) error {
+	if n.SDE != nil {
+		return n.SDE.Set(d, tp, out)
+	}
 	if n.Normal != nil {
 		return n.Normal.Set(d, tp, out)
 	}

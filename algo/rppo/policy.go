@@ -22,7 +22,8 @@ const KeyStateIn = "state_in"
 // collector keeps per env (zero at an episode's start), returns the next
 // one under "state", and stores the state it acted from under
 // "policy.state_in". Actions are sampled from the Categorical over the
-// logits (Discrete) or the Gaussian (Box), or its mode with
+// logits (Discrete) or the Gaussian (Box; with state-dependent noise under
+// Config.SDE), or its mode with
 // DeterministicEval while the training-step flag is off. It is a
 // policy.Policy and a policy.ActionMapper (Box actions are mapped by a
 // policy.BoxMap); acting with the arrays of the previous call allocates

@@ -26,7 +26,8 @@ import (
 // whole sequences. It is an algo.OnPolicy algorithm for a Box observation
 // space of one axis and a Discrete action space (a Categorical) or a Box of
 // one axis (a Gaussian with a state-independent σ, as PPO's
-// actorcritic.NormalHead); its policy is a *Policy.
+// actorcritic.NormalHead, or with state-dependent exploration through
+// PPO's actorcritic.SDEHead); its policy is a *Policy.
 //
 // An RPPO is driven by one goroutine at a time.
 type RPPO struct {
@@ -146,7 +147,9 @@ func (r *RPPO) Postprocess(*batch.Batch, buffer.Buffer, []int) error { return ni
 // the cells on obs_next; then GAE's advantages and returns (algo.Episodic)
 // of the rewards times RewardScale. It stores
 // "v_s", "returns", "adv" and "logp_old" in b, arrays that are memory of the
-// RPPO.
+// RPPO. With SDE the log-probabilities are those of the state-dependent
+// Gaussian, and the exploration matrices are redrawn at the next sample,
+// the first of the next collection.
 //
 // It returns an error if b lacks a key or holds observations, actions or
 // states that do not fit the networks.
@@ -202,6 +205,9 @@ func (r *RPPO) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) erro
 		r.ep.AdvantagesTo(r.adv, r.ret, buf, indices, r.vs, r.vNext, r.cfg.Gamma, r.cfg.GAELambda)
 	}
 	r.n = len(indices)
+	if r.net.SDE != nil {
+		r.net.SDE.Redraw()
+	}
 	for i, k := range columns {
 		if err := b.Set(k, r.colArrs[i]); err != nil {
 			return err
@@ -438,7 +444,8 @@ func normalize(x, mask []float32) {
 }
 
 // Save writes the state: the networks, Adam's state, the random sources of
-// the policy and of the minibatches, and the counters (algo.SaveParts).
+// the policy and of the minibatches, the counters, and with SDE the
+// exploration matrices (algo.SaveParts).
 func (r *RPPO) Save(w io.Writer) error { return algo.SaveParts(w, r.parts()...) }
 
 // Load restores a state written by Save into an RPPO made with the same
@@ -447,11 +454,15 @@ func (r *RPPO) Save(w io.Writer) error { return algo.SaveParts(w, r.parts()...) 
 func (r *RPPO) Load(rd io.Reader) error { return algo.LoadParts(rd, r.parts()...) }
 
 func (r *RPPO) parts() []algo.Part {
-	return []algo.Part{
+	ps := []algo.Part{
 		algo.ParamsPart("net", r.net.Params()),
 		{Name: "optim", Save: r.opt.Save, Load: r.opt.Load},
 		algo.BinaryPart("policy_rng", r.polSrc),
 		algo.BinaryPart("shuffle_rng", r.shufSrc),
 		algo.JSONPart("counters", &r.counters),
 	}
+	if r.net.SDE != nil {
+		ps = append(ps, algo.BinaryPart("sde", r.net.SDE))
+	}
+	return ps
 }

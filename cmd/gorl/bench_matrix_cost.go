@@ -109,7 +109,7 @@ var matrixCPU = map[string]float64{
 	"rppo/Acrobot-v1":               2.0,
 	"rppo/CartPole-v1":              5.2,
 	"rppo/MountainCar-v0":           20.1,
-	"rppo/MountainCarContinuous-v0": 2.4,
+	"rppo/MountainCarContinuous-v0": 0.9,
 	"rppo/Pendulum-v1":              6.9,
 	"sac/MountainCarContinuous-v0":  14.1,
 	"sac/Pendulum-v1":               5.9,
