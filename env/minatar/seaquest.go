@@ -154,18 +154,26 @@ type seaquest struct {
 	swimmers                             seaList // divers
 	nextEnemy, nextDiver                 int
 	enemyAt, diverAt                     [seaCells]uint8
+	// nextDue is at most the earliest of nextSpawn, nextDiverSpawn,
+	// nextEnemy and nextDiver, so that a frame before it, most frames,
+	// looks at none of them.
+	nextDue int
 	// The enemy subs' bullets: cells of those moving left, then right. Two
 	// in one cell moving the same way act as one: they touch only the
-	// player.
-	bombs [2]seaBoard
+	// player. bombsAny says whether there are any, without a look at the
+	// four words.
+	bombs    [2]seaBoard
+	bombsAny bool
 
 	// What the observation last drawn shows: the cells of the sub's front
 	// and back, whether it has bullets of either side, and whether a fish,
 	// enemy sub or diver has entered, moved or gone since.
-	drawnFront, drawnBack  int
+	drawnFront, drawnBack  uint8 // cells in channels 0 and 1
 	shotsDrawn, bombsDrawn bool
 	moversChanged          bool
-	drawnBars              int // the oxygen bar's tenths and 16 × the divers, −1 for none
+	// barsFrom is barsKey's value at the lowest oxygen that the bars drawn
+	// show: they stay right while barsKey is in [barsFrom, barsFrom + 20).
+	barsFrom int
 }
 
 func (g *seaquest) channels() int   { return 10 }
@@ -182,12 +190,13 @@ func (g *seaquest) reset(random) {
 	g.moveSpeed = seaMoveInterval
 	g.rampIndex, g.shotReady = 0, g.frame
 	g.surfaced = true
+	g.nextDue = min(g.nextSpawn, g.nextDiverSpawn)
 }
 
 // clearMovers removes every fish, enemy sub, diver and enemy bullet.
 func (g *seaquest) clearMovers() {
 	g.fish.n, g.subs.n, g.swimmers.n = 0, 0, 0
-	g.bombs = [2]seaBoard{}
+	g.bombs, g.bombsAny = [2]seaBoard{}, false
 	g.enemyAt, g.diverAt = [seaCells]uint8{}, [seaCells]uint8{}
 	g.nextEnemy, g.nextDiver = math.MaxInt, math.MaxInt
 	g.moversChanged = true
@@ -204,6 +213,7 @@ func (g *seaquest) put(k, x, y int, right bool, moveTimer, shotTimer int) {
 		g.shots.add(o)
 	case seaBomb:
 		g.bombs[bit(right)].set(o.cell())
+		g.bombsAny = true
 	case seaFish, seaSub:
 		o.moveAt = g.frame + moveTimer
 		g.nextEnemy = min(g.nextEnemy, o.moveAt)
@@ -221,6 +231,7 @@ func (g *seaquest) put(k, x, y int, right bool, moveTimer, shotTimer int) {
 		g.swimmers.add(o)
 		g.diverAt[o.cell()]++
 	}
+	g.nextDue = min(g.nextDue, g.nextEnemy, g.nextDiver)
 	g.moversChanged = true
 }
 
@@ -228,18 +239,9 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	reward := 0.0
 	t := g.frame
 	g.frame++
-	if t == g.nextSpawn {
-		g.spawnEnemy(rng, t)
-		g.nextSpawn = t + g.spawnSpeed
-	}
-	if t == g.nextDiverSpawn {
-		right := rng.Float64() < 0.5
-		d := seaObj{x: edge(right), y: 1 + rng.IntN(8), right: right, moveAt: t + seaDiverMove}
-		g.swimmers.add(d)
-		g.diverAt[d.cell()]++
-		g.nextDiver = min(g.nextDiver, d.moveAt)
-		g.moversChanged = true
-		g.nextDiverSpawn = t + seaDiverSpawn
+	due := t >= g.nextDue
+	if due {
+		g.spawn(t, rng)
 	}
 	// Fire neither moves nor turns the sub: the move is played on every
 	// frame, without a branch on the action.
@@ -274,21 +276,29 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	// An enemy in the player's cell ends the game, before its move (here)
 	// and after it (moveEnemy).
 	terminal := g.enemyAt[p] != 0
-	if t >= g.nextDiver || g.diverAt[p] != 0 && g.divers < seaMaxDivers {
+	pickUp := g.diverAt[p] != 0 && g.divers < seaMaxDivers
+	if due {
+		if t >= g.nextDiver || pickUp {
+			g.moveDivers(t, px, py)
+		}
+		if t >= g.nextEnemy {
+			g.moveEnemies(t, px, py, &reward, &terminal)
+		}
+		g.nextDue = min(g.nextSpawn, g.nextDiverSpawn, g.nextDiver, g.nextEnemy)
+	} else if pickUp {
 		g.moveDivers(t, px, py)
-	}
-	if t >= g.nextEnemy {
-		g.moveEnemies(t, px, py, &reward, &terminal)
 	}
 	// The enemy bullets touch the player before their move and after it;
 	// all of them move at once, as two bit boards.
-	if b := &g.bombs; b[0][0]|b[0][1]|b[1][0]|b[1][1] != 0 {
+	if g.bombsAny {
+		b := &g.bombs
 		w, s := p/seaHalf, uint(p%seaHalf)
 		touch := (b[0][w] | b[1][w]) >> s
 		b[0][0], b[0][1] = b[0][0]>>1&seaNotC9, b[0][1]>>1&seaNotC9
 		b[1][0], b[1][1] = b[1][0]<<1&seaNotC0, b[1][1]<<1&seaNotC0
 		touch |= (b[0][w] | b[1][w]) >> s
 		terminal = terminal || touch&1 == 1
+		g.bombsAny = b[0][0]|b[0][1]|b[1][0]|b[1][1] != 0
 	}
 
 	if g.oxygen <= 0 {
@@ -306,6 +316,23 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 		}
 	}
 	return reward, terminal
+}
+
+// spawn adds the enemy and the diver due on frame t, if any.
+func (g *seaquest) spawn(t int, rng random) {
+	if t == g.nextSpawn {
+		g.spawnEnemy(rng, t)
+		g.nextSpawn = t + g.spawnSpeed
+	}
+	if t == g.nextDiverSpawn {
+		right := rng.Float64() < 0.5
+		d := seaObj{x: edge(right), y: 1 + rng.IntN(8), right: right, moveAt: t + seaDiverMove}
+		g.swimmers.add(d)
+		g.diverAt[d.cell()]++
+		g.nextDiver = min(g.nextDiver, d.moveAt)
+		g.moversChanged = true
+		g.nextDiverSpawn = t + seaDiverSpawn
+	}
 }
 
 // moveDivers plays the divers' frame t with the player in (px, py): from
@@ -359,6 +386,7 @@ func (g *seaquest) moveEnemies(t, px, py int, reward *float64, terminal *bool) {
 			s.shotAt = t + seaEnemyShot + 1
 			if seaOnGrid(s.x) {
 				g.bombs[bit(s.right)].set(s.cell())
+				g.bombsAny = true
 			}
 		}
 		if removed {
@@ -482,9 +510,15 @@ var seaOxygenBars, seaDiverBars = func() (o [Size + 1][Size]uint8, d [seaMaxDive
 	return o, d
 }()
 
+// barsKey changes with the diver count and the oxygen, in runs of 20 (a
+// tenth of the bar) for one diver count. It lets redraw see whether the
+// bars changed with one subtraction and one comparison, instead of a
+// division.
+func (g *seaquest) barsKey() int { return g.divers<<10 + g.oxygen }
+
 func (g *seaquest) observe(obs []uint8) {
 	g.shotsDrawn, g.bombsDrawn, g.moversChanged = true, true, true
-	g.drawnBars = -1
+	g.barsFrom = math.MinInt / 2
 	g.redraw(obs)
 }
 
@@ -493,16 +527,19 @@ func (g *seaquest) observe(obs []uint8) {
 // the channels of the fish, enemy subs, divers and trails only when one of
 // them has changed: most of them move once every few frames.
 func (g *seaquest) redraw(obs []uint8) {
-	const plane, bottom = Size * Size, (Size - 1) * Size
+	const plane, bottom, tenth = Size * Size, (Size - 1) * Size, seaMaxOxygen / 10
 	o := (*[10 * plane]uint8)(obs)
-	o[g.drawnFront], o[g.drawnBack] = 0, 0
-	g.drawnFront = g.y*Size + g.x
-	g.drawnBack = plane + g.drawnFront + 1 - 2*int(bit(g.right))
-	o[g.drawnFront], o[g.drawnBack] = 1, 1
-	if tenths := max(0, g.oxygen) / (seaMaxOxygen / 10); tenths+16*g.divers != g.drawnBars {
+	// The sub's cells are kept as bytes, which index the frame without a
+	// bounds check.
+	o[g.drawnFront], o[plane+int(g.drawnBack)] = 0, 0
+	g.drawnFront = uint8(g.y*Size + g.x)
+	g.drawnBack = g.drawnFront + 1 - 2*uint8(bit(g.right))
+	o[g.drawnFront], o[plane+int(g.drawnBack)] = 1, 1
+	if uint(g.barsKey()-g.barsFrom) >= tenth {
+		tenths := max(0, g.oxygen) / tenth
 		*(*[Size]uint8)(o[7*plane+bottom:]) = seaOxygenBars[tenths]
 		*(*[Size]uint8)(o[8*plane+bottom:]) = seaDiverBars[g.divers]
-		g.drawnBars = tenths + 16*g.divers
+		g.barsFrom = g.barsKey() - g.oxygen + tenths*tenth
 	}
 	if g.shotsDrawn || g.shots.n > 0 {
 		*(*[plane]uint8)(o[2*plane:]) = [plane]uint8{}
@@ -513,9 +550,10 @@ func (g *seaquest) redraw(obs []uint8) {
 	}
 	// The channel does not show the enemy bullets' directions: the cells
 	// of each word of the two boards are drawn together.
-	if m0, m1 := g.bombs[0][0]|g.bombs[1][0], g.bombs[0][1]|g.bombs[1][1]; g.bombsDrawn || m0|m1 != 0 {
+	if g.bombsDrawn || g.bombsAny {
+		m0, m1 := g.bombs[0][0]|g.bombs[1][0], g.bombs[0][1]|g.bombs[1][1]
 		*(*[plane]uint8)(o[4*plane:]) = [plane]uint8{}
-		g.bombsDrawn = m0|m1 != 0
+		g.bombsDrawn = g.bombsAny
 		for ; m0 != 0; m0 &= m0 - 1 {
 			o[4*plane+bits.TrailingZeros64(m0)] = 1
 		}
@@ -534,19 +572,23 @@ func (g *seaquest) redraw(obs []uint8) {
 
 // drawMovers sets the cells of the fish, enemy subs and divers in their
 // channels of obs (5, 6 and 9) and their trails (the cells they came
-// from) in channel 3, without a branch on their direction: a trail off
-// the grid ORs a 0 into a neighbouring cell.
+// from) in channel 3.
 func (g *seaquest) drawMovers(obs *[10 * Size * Size]uint8) {
 	const plane = Size * Size
-	for k, l := range [...]*seaList{&g.fish, &g.subs, &g.swimmers} {
-		ch := [...]int{5 * plane, 6 * plane, 9 * plane}[k]
-		for j := range l.n {
-			o := &l.o[j]
-			i := o.cell()
-			obs[ch+i] = 1
-			back := o.x + 1 - 2*int(bit(o.right))
-			obs[3*plane+i+back-o.x] |= uint8(bit(onGrid(back)))
-		}
+	g.fish.draw(obs, 5*plane)
+	g.subs.draw(obs, 6*plane)
+	g.swimmers.draw(obs, 9*plane)
+}
+
+// draw sets the cells of l's objects in the channel that starts at ch of
+// obs, and their trails in channel 3, without a branch on their
+// direction: a trail off the grid ORs a 0 into a neighbouring cell.
+func (l *seaList) draw(obs *[10 * Size * Size]uint8, ch int) {
+	for j := range l.o[:l.n] {
+		// Loaded once: the stores into obs could otherwise alias them.
+		x, i, r := l.o[j].x, l.o[j].cell(), int(bit(l.o[j].right))
+		obs[ch+i] = 1
+		obs[3*Size*Size+i+1-2*r] |= uint8(bit(onGrid(x + 1 - 2*r)))
 	}
 }
 
@@ -616,6 +658,7 @@ func (g *seaquest) readState(r *reader) {
 	}
 	g.shots.n = 0
 	g.clearMovers()
+	g.nextDue = min(g.nextSpawn, g.nextDiverSpawn)
 	for k, name := range [seaKinds]string{"player bullets", "enemy bullets", "fish", "enemy subs", "divers"} {
 		n := r.count(seaOldMaxEntities, 5)
 		if n > seaMaxEntities {
