@@ -84,16 +84,26 @@ func (l *seaList) del(i int) {
 	l.n--
 }
 
-// hit removes the oldest object in cell c and reports whether there was
-// one.
-func (l *seaList) hit(c int) bool {
+// hit removes the oldest object in cell c and returns it, with whether
+// there was one.
+func (l *seaList) hit(c int) (seaObj, bool) {
 	for j := range l.n {
-		if l.o[j].cell() == c {
+		if o := l.o[j]; o.cell() == c {
 			l.del(j)
-			return true
+			return o, true
 		}
 	}
-	return false
+	return seaObj{}, false
+}
+
+// trail returns the cell of o, the cell behind it (its trail, the cell it
+// came from) and 1 when that cell is on the grid, else o's own cell and 0:
+// adding 0 to a count changes nothing, without a branch.
+func (o *seaObj) trail() (c, t int, on uint8) {
+	c = o.cell()
+	back := o.x + 1 - 2*int(bit(o.right))
+	on = uint8(bit(onGrid(back)))
+	return c, c + int(on)*(back-o.x), on
 }
 
 // seaBoard is a set of cells, 50 cells per word: cell c is bit c%50 of
@@ -145,15 +155,18 @@ type seaquest struct {
 	// the sub may fire. The fish, enemy subs and divers do nothing but
 	// count down between their moves and shots, so step walks them only
 	// on the frame nextEnemy or nextDiver names (the earliest move or shot
-	// due), or when a diver is in the player's cell; enemyAt and diverAt
-	// count the enemies and divers in each cell, for the collisions with
-	// the player and the bullets.
+	// due), or when a diver is in the player's cell.
 	frame                                int
 	nextSpawn, nextDiverSpawn, shotReady int
 	shots, fish, subs                    seaList
 	swimmers                             seaList // divers
 	nextEnemy, nextDiver                 int
-	enemyAt, diverAt                     [seaCells]uint8
+	// count holds, in four planes of 100 cells, the number of trails,
+	// fish, enemy subs and divers in each cell, and shown the movers'
+	// channels of the observation (trail, fish, enemy sub, diver): 1
+	// where the count is not 0. place and lift keep both; the collisions
+	// with the player and the bullets read count, and redraw copies shown.
+	count, shown [4][seaCells]uint8
 	// nextDue is at most the earliest of nextSpawn, nextDiverSpawn,
 	// nextEnemy and nextDiver, so that a frame before it, most frames,
 	// looks at none of them.
@@ -166,8 +179,8 @@ type seaquest struct {
 	bombsAny bool
 
 	// What the observation last drawn shows: the cells of the sub's front
-	// and back, whether it has bullets of either side, and whether a fish,
-	// enemy sub or diver has entered, moved or gone since.
+	// and back, whether it has bullets of either side, and whether shown
+	// changed since.
 	drawnFront, drawnBack  uint8 // cells in channels 0 and 1
 	shotsDrawn, bombsDrawn bool
 	moversChanged          bool
@@ -197,7 +210,7 @@ func (g *seaquest) reset(random) {
 func (g *seaquest) clearMovers() {
 	g.fish.n, g.subs.n, g.swimmers.n = 0, 0, 0
 	g.bombs, g.bombsAny = [2]seaBoard{}, false
-	g.enemyAt, g.diverAt = [seaCells]uint8{}, [seaCells]uint8{}
+	g.count, g.shown = [4][seaCells]uint8{}, [4][seaCells]uint8{}
 	g.nextEnemy, g.nextDiver = math.MaxInt, math.MaxInt
 	g.moversChanged = true
 }
@@ -224,15 +237,42 @@ func (g *seaquest) put(k, x, y int, right bool, moveTimer, shotTimer int) {
 			g.nextEnemy = min(g.nextEnemy, o.shotAt)
 			g.subs.add(o)
 		}
-		g.enemyAt[o.cell()]++
+		g.place(k, &o)
 	case seaDiver:
 		o.moveAt = g.frame + moveTimer
 		g.nextDiver = min(g.nextDiver, o.moveAt)
 		g.swimmers.add(o)
-		g.diverAt[o.cell()]++
+		g.place(k, &o)
 	}
 	g.nextDue = min(g.nextDue, g.nextEnemy, g.nextDiver)
+}
+
+// place counts the mover o of kind k (seaFish, seaSub or seaDiver) in its
+// cell and its trail's, and shows both. Every mover on the grid is counted
+// once.
+func (g *seaquest) place(k int, o *seaObj) {
+	c, t, on := o.trail()
+	n, tn := &g.count[k-seaFish+1][c], &g.count[0][t]
+	*n++
+	*tn += on
+	g.shown[k-seaFish+1][c], g.shown[0][t] = 1, min(*tn, 1)
 	g.moversChanged = true
+}
+
+// lift undoes place, before o moves or goes: a cell stays shown while
+// another mover of the kind (a trail: any trail) is counted there.
+func (g *seaquest) lift(k int, o *seaObj) {
+	c, t, on := o.trail()
+	n, tn := &g.count[k-seaFish+1][c], &g.count[0][t]
+	*n--
+	*tn -= on
+	g.shown[k-seaFish+1][c], g.shown[0][t] = min(*n, 1), min(*tn, 1)
+	g.moversChanged = true
+}
+
+// enemyAt reports whether a fish or an enemy sub is in cell c.
+func (g *seaquest) enemyAt(c int) bool {
+	return g.count[seaFish-seaFish+1][c]|g.count[seaSub-seaFish+1][c] != 0
 }
 
 func (g *seaquest) step(a int, rng random) (float64, bool) {
@@ -263,20 +303,21 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 		b.advance()
 		if !seaOnGrid(b.x) {
 			g.shots.del(i)
-		} else if c := b.cell(); g.enemyAt[c] != 0 {
-			if !g.fish.hit(c) {
-				g.subs.hit(c)
+		} else if c := b.cell(); g.enemyAt(c) {
+			if e, ok := g.fish.hit(c); ok {
+				g.lift(seaFish, &e)
+			} else {
+				e, _ = g.subs.hit(c)
+				g.lift(seaSub, &e)
 			}
-			g.enemyAt[c]--
 			reward++
-			g.moversChanged = true
 			g.shots.del(i)
 		}
 	}
 	// An enemy in the player's cell ends the game, before its move (here)
 	// and after it (moveEnemy).
-	terminal := g.enemyAt[p] != 0
-	pickUp := g.diverAt[p] != 0 && g.divers < seaMaxDivers
+	terminal := g.enemyAt(p)
+	pickUp := g.count[seaDiver-seaFish+1][p] != 0 && g.divers < seaMaxDivers
 	if due {
 		if t >= g.nextDiver || pickUp {
 			g.moveDivers(t, px, py)
@@ -328,9 +369,8 @@ func (g *seaquest) spawn(t int, rng random) {
 		right := rng.Float64() < 0.5
 		d := seaObj{x: edge(right), y: 1 + rng.IntN(8), right: right, moveAt: t + seaDiverMove}
 		g.swimmers.add(d)
-		g.diverAt[d.cell()]++
+		g.place(seaDiver, &d)
 		g.nextDiver = min(g.nextDiver, d.moveAt)
-		g.moversChanged = true
 		g.nextDiverSpawn = t + seaDiverSpawn
 	}
 }
@@ -343,12 +383,10 @@ func (g *seaquest) moveDivers(t, px, py int) {
 	next := math.MaxInt
 	for i := g.swimmers.n - 1; i >= 0; i-- {
 		d := &g.swimmers.o[i]
-		c := d.cell()
 		if d.on(px, py) && g.divers < seaMaxDivers {
-			g.diverAt[c]--
+			g.lift(seaDiver, d)
 			g.swimmers.del(i)
 			g.divers++
-			g.moversChanged = true
 			continue
 		}
 		if d.moveAt != t {
@@ -356,8 +394,7 @@ func (g *seaquest) moveDivers(t, px, py int) {
 			continue
 		}
 		d.moveAt = t + seaDiverMove + 1
-		g.moversChanged = true
-		g.diverAt[c]--
+		g.lift(seaDiver, d)
 		d.advance()
 		switch {
 		case !seaOnGrid(d.x):
@@ -366,7 +403,7 @@ func (g *seaquest) moveDivers(t, px, py int) {
 			g.swimmers.del(i)
 			g.divers++
 		default:
-			g.diverAt[d.cell()]++
+			g.place(seaDiver, d)
 			next = min(next, d.moveAt)
 		}
 	}
@@ -381,7 +418,7 @@ func (g *seaquest) moveEnemies(t, px, py int, reward *float64, terminal *bool) {
 	next := math.MaxInt
 	for i := g.subs.n - 1; i >= 0; i-- {
 		s := &g.subs.o[i]
-		removed := s.moveAt == t && g.moveEnemy(s, t, px, py, reward, terminal)
+		removed := s.moveAt == t && g.moveEnemy(seaSub, s, t, px, py, reward, terminal)
 		if s.shotAt == t {
 			s.shotAt = t + seaEnemyShot + 1
 			if seaOnGrid(s.x) {
@@ -397,7 +434,7 @@ func (g *seaquest) moveEnemies(t, px, py int, reward *float64, terminal *bool) {
 	}
 	for i := g.fish.n - 1; i >= 0; i-- {
 		f := &g.fish.o[i]
-		if f.moveAt == t && g.moveEnemy(f, t, px, py, reward, terminal) {
+		if f.moveAt == t && g.moveEnemy(seaFish, f, t, px, py, reward, terminal) {
 			g.fish.del(i)
 		} else {
 			next = min(next, f.moveAt)
@@ -406,26 +443,27 @@ func (g *seaquest) moveEnemies(t, px, py int, reward *float64, terminal *bool) {
 	g.nextEnemy = next
 }
 
-// moveEnemy moves the enemy *e on frame t, its move being due, with the
+// moveEnemy moves the enemy *e of kind k on frame t, its move being due, with the
 // player in (px, py): it leaves the grid, touches the player (the game
 // ends), or runs into the oldest of the player's bullets in its new cell
 // (the bullet removed, +1). It reports whether the caller must remove e
 // from its list.
-func (g *seaquest) moveEnemy(e *seaObj, t, px, py int, reward *float64, terminal *bool) bool {
+func (g *seaquest) moveEnemy(k int, e *seaObj, t, px, py int, reward *float64, terminal *bool) bool {
 	e.moveAt = t + g.moveSpeed + 1
-	g.moversChanged = true
-	g.enemyAt[e.cell()]--
+	g.lift(k, e)
 	e.advance()
 	switch {
 	case !seaOnGrid(e.x):
 		return true
 	case e.on(px, py):
 		*terminal = true
-	case g.shots.n > 0 && g.shots.hit(e.cell()):
-		*reward++
-		return true
+	case g.shots.n > 0:
+		if _, hit := g.shots.hit(e.cell()); hit {
+			*reward++
+			return true
+		}
 	}
-	g.enemyAt[e.cell()]++
+	g.place(k, e)
 	return false
 }
 
@@ -444,14 +482,14 @@ func (g *seaquest) spawnEnemy(rng random, t int) {
 		}
 	}
 	e := seaObj{x: edge(right), y: y, right: right, moveAt: t + g.moveSpeed}
-	g.enemyAt[e.cell()]++
-	g.moversChanged = true
 	if sub {
 		e.shotAt = t + seaEnemyShot
 		g.subs.add(e)
+		g.place(seaSub, &e)
 		g.nextEnemy = min(g.nextEnemy, e.moveAt, e.shotAt)
 	} else {
 		g.fish.add(e)
+		g.place(seaFish, &e)
 		g.nextEnemy = min(g.nextEnemy, e.moveAt)
 	}
 }
@@ -522,10 +560,11 @@ func (g *seaquest) observe(obs []uint8) {
 	g.redraw(obs)
 }
 
-// redraw moves the sub's two cells and copies the bars; it redraws the
-// bullets' channels only when there are bullets now or were before, and
-// the channels of the fish, enemy subs, divers and trails only when one of
-// them has changed: most of them move once every few frames.
+// redraw moves the sub's two cells and copies the bars when they changed;
+// it redraws the bullets' channels only when there are bullets now or were
+// before, and copies the channels of the fish, enemy subs, divers and
+// trails only when one of them has changed: most of them move once every
+// few frames.
 func (g *seaquest) redraw(obs []uint8) {
 	const plane, bottom, tenth = Size * Size, (Size - 1) * Size, seaMaxOxygen / 10
 	o := (*[10 * plane]uint8)(obs)
@@ -562,33 +601,11 @@ func (g *seaquest) redraw(obs []uint8) {
 		}
 	}
 	if g.moversChanged {
-		*(*[plane]uint8)(o[3*plane:]) = [plane]uint8{}
-		*(*[2 * plane]uint8)(o[5*plane:]) = [2 * plane]uint8{}
-		*(*[plane]uint8)(o[9*plane:]) = [plane]uint8{}
-		g.drawMovers(o)
+		*(*[plane]uint8)(o[3*plane:]) = g.shown[0]
+		*(*[plane]uint8)(o[5*plane:]) = g.shown[1]
+		*(*[plane]uint8)(o[6*plane:]) = g.shown[2]
+		*(*[plane]uint8)(o[9*plane:]) = g.shown[3]
 		g.moversChanged = false
-	}
-}
-
-// drawMovers sets the cells of the fish, enemy subs and divers in their
-// channels of obs (5, 6 and 9) and their trails (the cells they came
-// from) in channel 3.
-func (g *seaquest) drawMovers(obs *[10 * Size * Size]uint8) {
-	const plane = Size * Size
-	g.fish.draw(obs, 5*plane)
-	g.subs.draw(obs, 6*plane)
-	g.swimmers.draw(obs, 9*plane)
-}
-
-// draw sets the cells of l's objects in the channel that starts at ch of
-// obs, and their trails in channel 3, without a branch on their
-// direction: a trail off the grid ORs a 0 into a neighbouring cell.
-func (l *seaList) draw(obs *[10 * Size * Size]uint8, ch int) {
-	for j := range l.o[:l.n] {
-		// Loaded once: the stores into obs could otherwise alias them.
-		x, i, r := l.o[j].x, l.o[j].cell(), int(bit(l.o[j].right))
-		obs[ch+i] = 1
-		obs[3*Size*Size+i+1-2*r] |= uint8(bit(onGrid(x + 1 - 2*r)))
 	}
 }
 
