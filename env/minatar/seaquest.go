@@ -39,6 +39,19 @@ const (
 	seaKinds
 )
 
+// The planes of the movers' counts and channels (seaquest.count and
+// shown), in the order of the observation's channels 3, 5, 6 and 9.
+const (
+	seaTrailPlane = iota
+	seaFishPlane
+	seaSubPlane
+	seaDiverPlane
+)
+
+// seaPlane returns the plane of the fish, enemy subs or divers (k is
+// seaFish, seaSub or seaDiver).
+func seaPlane(k int) int { return k - seaFish + seaFishPlane }
+
 // seaObj is an object that moves sideways along a row: a bullet, fish,
 // enemy sub or diver. Bullets use only x, y and right; fish, enemy subs
 // and divers also moveAt, the frame (counted from the game's creation or
@@ -252,10 +265,10 @@ func (g *seaquest) put(k, x, y int, right bool, moveTimer, shotTimer int) {
 // once.
 func (g *seaquest) place(k int, o *seaObj) {
 	c, t, on := o.trail()
-	n, tn := &g.count[k-seaFish+1][c], &g.count[0][t]
+	n, tn := &g.count[seaPlane(k)][c], &g.count[seaTrailPlane][t]
 	*n++
 	*tn += on
-	g.shown[k-seaFish+1][c], g.shown[0][t] = 1, min(*tn, 1)
+	g.shown[seaPlane(k)][c], g.shown[seaTrailPlane][t] = 1, min(*tn, 1)
 	g.moversChanged = true
 }
 
@@ -263,16 +276,16 @@ func (g *seaquest) place(k int, o *seaObj) {
 // another mover of the kind (a trail: any trail) is counted there.
 func (g *seaquest) lift(k int, o *seaObj) {
 	c, t, on := o.trail()
-	n, tn := &g.count[k-seaFish+1][c], &g.count[0][t]
+	n, tn := &g.count[seaPlane(k)][c], &g.count[seaTrailPlane][t]
 	*n--
 	*tn -= on
-	g.shown[k-seaFish+1][c], g.shown[0][t] = min(*n, 1), min(*tn, 1)
+	g.shown[seaPlane(k)][c], g.shown[seaTrailPlane][t] = min(*n, 1), min(*tn, 1)
 	g.moversChanged = true
 }
 
 // enemyAt reports whether a fish or an enemy sub is in cell c.
 func (g *seaquest) enemyAt(c int) bool {
-	return g.count[seaFish-seaFish+1][c]|g.count[seaSub-seaFish+1][c] != 0
+	return g.count[seaFishPlane][c]|g.count[seaSubPlane][c] != 0
 }
 
 func (g *seaquest) step(a int, rng random) (float64, bool) {
@@ -317,7 +330,7 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	// An enemy in the player's cell ends the game, before its move (here)
 	// and after it (moveEnemy).
 	terminal := g.enemyAt(p)
-	pickUp := g.count[seaDiver-seaFish+1][p] != 0 && g.divers < seaMaxDivers
+	pickUp := g.count[seaDiverPlane][p] != 0 && g.divers < seaMaxDivers
 	if due {
 		if t >= g.nextDiver || pickUp {
 			g.moveDivers(t, px, py)
@@ -443,11 +456,11 @@ func (g *seaquest) moveEnemies(t, px, py int, reward *float64, terminal *bool) {
 	g.nextEnemy = next
 }
 
-// moveEnemy moves the enemy *e of kind k on frame t, its move being due, with the
-// player in (px, py): it leaves the grid, touches the player (the game
-// ends), or runs into the oldest of the player's bullets in its new cell
-// (the bullet removed, +1). It reports whether the caller must remove e
-// from its list.
+// moveEnemy moves the enemy *e of kind k on frame t, its move being due,
+// with the player in (px, py): it leaves the grid, touches the player (the
+// game ends), or runs into the oldest of the player's bullets in its new
+// cell (the bullet removed, +1). It reports whether the caller must remove
+// e from its list.
 func (g *seaquest) moveEnemy(k int, e *seaObj, t, px, py int, reward *float64, terminal *bool) bool {
 	e.moveAt = t + g.moveSpeed + 1
 	g.lift(k, e)
@@ -601,10 +614,10 @@ func (g *seaquest) redraw(obs []uint8) {
 		}
 	}
 	if g.moversChanged {
-		*(*[plane]uint8)(o[3*plane:]) = g.shown[0]
-		*(*[plane]uint8)(o[5*plane:]) = g.shown[1]
-		*(*[plane]uint8)(o[6*plane:]) = g.shown[2]
-		*(*[plane]uint8)(o[9*plane:]) = g.shown[3]
+		*(*[plane]uint8)(o[3*plane:]) = g.shown[seaTrailPlane]
+		*(*[plane]uint8)(o[5*plane:]) = g.shown[seaFishPlane]
+		*(*[plane]uint8)(o[6*plane:]) = g.shown[seaSubPlane]
+		*(*[plane]uint8)(o[9*plane:]) = g.shown[seaDiverPlane]
 		g.moversChanged = false
 	}
 }
