@@ -228,9 +228,12 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 	if !e.running {
 		return nil, 0, false, false, nil, fmt.Errorf("%s: Step with no episode running: %w", e.id, env.ErrNeedReset)
 	}
-	i, err := e.action(action)
-	if err != nil {
-		return nil, 0, false, false, nil, fmt.Errorf("%s: %w", e.id, err)
+	i, ok := e.actionIndex(action)
+	if !ok {
+		var err error
+		if i, err = e.action(action); err != nil {
+			return nil, 0, false, false, nil, fmt.Errorf("%s: %w", e.id, err)
+		}
 	}
 	a := e.actions[i]
 	if e.sticky > 0 {
@@ -252,13 +255,24 @@ func (e *Env) Step(action any) (any, float64, bool, bool, env.Info, error) {
 // the 0-d int64 array that samplers and vector envs pass, through the
 // space's checks for anything else.
 func (e *Env) action(action any) (int, error) {
-	if a, ok := action.(*nd.Array); ok && a.Ndim() == 0 {
-		if v, ok := a.Int64Item(); ok && uint64(v) < uint64(len(e.actions)) {
-			return int(v), nil
-		}
+	if i, ok := e.actionIndex(action); ok {
+		return i, nil
 	}
 	i, err := e.actSp.Int(action)
 	return int(i), err
+}
+
+// actionIndex returns the index in the action space of a valid 0-d int64
+// array, the action that samplers and vector envs pass, and true; false
+// for anything else. It is small enough for the compiler to inline into
+// Step, which calls action only when it reports false.
+func (e *Env) actionIndex(action any) (int, bool) {
+	if a, ok := action.(*nd.Array); ok && a.Ndim() == 0 {
+		if v, ok := a.Int64Item(); ok && uint64(v) < uint64(len(e.actions)) {
+			return int(v), true
+		}
+	}
+	return 0, false
 }
 
 // stickyThreshold returns the integer t for which a draw u from the random

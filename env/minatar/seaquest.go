@@ -39,6 +39,19 @@ const (
 	seaKinds
 )
 
+// The planes of the movers' counts and channels (seaquest.count and
+// shown), in the order of the observation's channels 3, 5, 6 and 9.
+const (
+	seaTrailPlane = iota
+	seaFishPlane
+	seaSubPlane
+	seaDiverPlane
+)
+
+// seaPlane returns the plane of the fish, enemy subs or divers (k is
+// seaFish, seaSub or seaDiver).
+func seaPlane(k int) int { return k - seaFish + seaFishPlane }
+
 // seaObj is an object that moves sideways along a row: a bullet, fish,
 // enemy sub or diver. Bullets use only x, y and right; fish, enemy subs
 // and divers also moveAt, the frame (counted from the game's creation or
@@ -84,16 +97,26 @@ func (l *seaList) del(i int) {
 	l.n--
 }
 
-// hit removes the oldest object in cell c and reports whether there was
-// one.
-func (l *seaList) hit(c int) bool {
+// hit removes the oldest object in cell c and returns it, with whether
+// there was one.
+func (l *seaList) hit(c int) (seaObj, bool) {
 	for j := range l.n {
-		if l.o[j].cell() == c {
+		if o := l.o[j]; o.cell() == c {
 			l.del(j)
-			return true
+			return o, true
 		}
 	}
-	return false
+	return seaObj{}, false
+}
+
+// trail returns the cell of o, the cell behind it (its trail, the cell it
+// came from) and 1 when that cell is on the grid, else o's own cell and 0:
+// adding 0 to a count changes nothing, without a branch.
+func (o *seaObj) trail() (c, t int, on uint8) {
+	c = o.cell()
+	back := o.x + 1 - 2*int(bit(o.right))
+	on = uint8(bit(onGrid(back)))
+	return c, c + int(on)*(back-o.x), on
 }
 
 // seaBoard is a set of cells, 50 cells per word: cell c is bit c%50 of
@@ -145,27 +168,38 @@ type seaquest struct {
 	// the sub may fire. The fish, enemy subs and divers do nothing but
 	// count down between their moves and shots, so step walks them only
 	// on the frame nextEnemy or nextDiver names (the earliest move or shot
-	// due), or when a diver is in the player's cell; enemyAt and diverAt
-	// count the enemies and divers in each cell, for the collisions with
-	// the player and the bullets.
+	// due), or when a diver is in the player's cell.
 	frame                                int
 	nextSpawn, nextDiverSpawn, shotReady int
 	shots, fish, subs                    seaList
 	swimmers                             seaList // divers
 	nextEnemy, nextDiver                 int
-	enemyAt, diverAt                     [seaCells]uint8
+	// count holds, in four planes of 100 cells, the number of trails,
+	// fish, enemy subs and divers in each cell, and shown the movers'
+	// channels of the observation (trail, fish, enemy sub, diver): 1
+	// where the count is not 0. place and lift keep both; the collisions
+	// with the player and the bullets read count, and redraw copies shown.
+	count, shown [4][seaCells]uint8
+	// nextDue is at most the earliest of nextSpawn, nextDiverSpawn,
+	// nextEnemy and nextDiver, so that a frame before it, most frames,
+	// looks at none of them.
+	nextDue int
 	// The enemy subs' bullets: cells of those moving left, then right. Two
 	// in one cell moving the same way act as one: they touch only the
-	// player.
-	bombs [2]seaBoard
+	// player. bombsAny says whether there are any, without a look at the
+	// four words.
+	bombs    [2]seaBoard
+	bombsAny bool
 
 	// What the observation last drawn shows: the cells of the sub's front
-	// and back, whether it has bullets of either side, and whether a fish,
-	// enemy sub or diver has entered, moved or gone since.
-	drawnFront, drawnBack  int
+	// and back, whether it has bullets of either side, and whether shown
+	// changed since.
+	drawnFront, drawnBack  uint8 // cells in channels 0 and 1
 	shotsDrawn, bombsDrawn bool
 	moversChanged          bool
-	drawnBars              int // the oxygen bar's tenths and 16 × the divers, −1 for none
+	// barsFrom is barsKey's value at the lowest oxygen that the bars drawn
+	// show: they stay right while barsKey is in [barsFrom, barsFrom + 20).
+	barsFrom int
 }
 
 func (g *seaquest) channels() int   { return 10 }
@@ -182,13 +216,14 @@ func (g *seaquest) reset(random) {
 	g.moveSpeed = seaMoveInterval
 	g.rampIndex, g.shotReady = 0, g.frame
 	g.surfaced = true
+	g.nextDue = min(g.nextSpawn, g.nextDiverSpawn)
 }
 
 // clearMovers removes every fish, enemy sub, diver and enemy bullet.
 func (g *seaquest) clearMovers() {
 	g.fish.n, g.subs.n, g.swimmers.n = 0, 0, 0
-	g.bombs = [2]seaBoard{}
-	g.enemyAt, g.diverAt = [seaCells]uint8{}, [seaCells]uint8{}
+	g.bombs, g.bombsAny = [2]seaBoard{}, false
+	g.count, g.shown = [4][seaCells]uint8{}, [4][seaCells]uint8{}
 	g.nextEnemy, g.nextDiver = math.MaxInt, math.MaxInt
 	g.moversChanged = true
 }
@@ -204,6 +239,7 @@ func (g *seaquest) put(k, x, y int, right bool, moveTimer, shotTimer int) {
 		g.shots.add(o)
 	case seaBomb:
 		g.bombs[bit(right)].set(o.cell())
+		g.bombsAny = true
 	case seaFish, seaSub:
 		o.moveAt = g.frame + moveTimer
 		g.nextEnemy = min(g.nextEnemy, o.moveAt)
@@ -214,32 +250,51 @@ func (g *seaquest) put(k, x, y int, right bool, moveTimer, shotTimer int) {
 			g.nextEnemy = min(g.nextEnemy, o.shotAt)
 			g.subs.add(o)
 		}
-		g.enemyAt[o.cell()]++
+		g.place(k, &o)
 	case seaDiver:
 		o.moveAt = g.frame + moveTimer
 		g.nextDiver = min(g.nextDiver, o.moveAt)
 		g.swimmers.add(o)
-		g.diverAt[o.cell()]++
+		g.place(k, &o)
 	}
+	g.nextDue = min(g.nextDue, g.nextEnemy, g.nextDiver)
+}
+
+// place counts the mover o of kind k (seaFish, seaSub or seaDiver) in its
+// cell and its trail's, and shows both. Every mover on the grid is counted
+// once.
+func (g *seaquest) place(k int, o *seaObj) {
+	c, t, on := o.trail()
+	n, tn := &g.count[seaPlane(k)][c], &g.count[seaTrailPlane][t]
+	*n++
+	*tn += on
+	g.shown[seaPlane(k)][c], g.shown[seaTrailPlane][t] = 1, min(*tn, 1)
 	g.moversChanged = true
+}
+
+// lift undoes place, before o moves or goes: a cell stays shown while
+// another mover of the kind (a trail: any trail) is counted there.
+func (g *seaquest) lift(k int, o *seaObj) {
+	c, t, on := o.trail()
+	n, tn := &g.count[seaPlane(k)][c], &g.count[seaTrailPlane][t]
+	*n--
+	*tn -= on
+	g.shown[seaPlane(k)][c], g.shown[seaTrailPlane][t] = min(*n, 1), min(*tn, 1)
+	g.moversChanged = true
+}
+
+// enemyAt reports whether a fish or an enemy sub is in cell c.
+func (g *seaquest) enemyAt(c int) bool {
+	return g.count[seaFishPlane][c]|g.count[seaSubPlane][c] != 0
 }
 
 func (g *seaquest) step(a int, rng random) (float64, bool) {
 	reward := 0.0
 	t := g.frame
 	g.frame++
-	if t == g.nextSpawn {
-		g.spawnEnemy(rng, t)
-		g.nextSpawn = t + g.spawnSpeed
-	}
-	if t == g.nextDiverSpawn {
-		right := rng.Float64() < 0.5
-		d := seaObj{x: edge(right), y: 1 + rng.IntN(8), right: right, moveAt: t + seaDiverMove}
-		g.swimmers.add(d)
-		g.diverAt[d.cell()]++
-		g.nextDiver = min(g.nextDiver, d.moveAt)
-		g.moversChanged = true
-		g.nextDiverSpawn = t + seaDiverSpawn
+	due := t >= g.nextDue
+	if due {
+		g.spawn(t, rng)
 	}
 	// Fire neither moves nor turns the sub: the move is played on every
 	// frame, without a branch on the action.
@@ -261,34 +316,43 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 		b.advance()
 		if !seaOnGrid(b.x) {
 			g.shots.del(i)
-		} else if c := b.cell(); g.enemyAt[c] != 0 {
-			if !g.fish.hit(c) {
-				g.subs.hit(c)
+		} else if c := b.cell(); g.enemyAt(c) {
+			if e, ok := g.fish.hit(c); ok {
+				g.lift(seaFish, &e)
+			} else {
+				e, _ = g.subs.hit(c)
+				g.lift(seaSub, &e)
 			}
-			g.enemyAt[c]--
 			reward++
-			g.moversChanged = true
 			g.shots.del(i)
 		}
 	}
 	// An enemy in the player's cell ends the game, before its move (here)
 	// and after it (moveEnemy).
-	terminal := g.enemyAt[p] != 0
-	if t >= g.nextDiver || g.diverAt[p] != 0 && g.divers < seaMaxDivers {
+	terminal := g.enemyAt(p)
+	pickUp := g.count[seaDiverPlane][p] != 0 && g.divers < seaMaxDivers
+	if due {
+		if t >= g.nextDiver || pickUp {
+			g.moveDivers(t, px, py)
+		}
+		if t >= g.nextEnemy {
+			g.moveEnemies(t, px, py, &reward, &terminal)
+		}
+		g.nextDue = min(g.nextSpawn, g.nextDiverSpawn, g.nextDiver, g.nextEnemy)
+	} else if pickUp {
 		g.moveDivers(t, px, py)
-	}
-	if t >= g.nextEnemy {
-		g.moveEnemies(t, px, py, &reward, &terminal)
 	}
 	// The enemy bullets touch the player before their move and after it;
 	// all of them move at once, as two bit boards.
-	if b := &g.bombs; b[0][0]|b[0][1]|b[1][0]|b[1][1] != 0 {
+	if g.bombsAny {
+		b := &g.bombs
 		w, s := p/seaHalf, uint(p%seaHalf)
 		touch := (b[0][w] | b[1][w]) >> s
 		b[0][0], b[0][1] = b[0][0]>>1&seaNotC9, b[0][1]>>1&seaNotC9
 		b[1][0], b[1][1] = b[1][0]<<1&seaNotC0, b[1][1]<<1&seaNotC0
 		touch |= (b[0][w] | b[1][w]) >> s
 		terminal = terminal || touch&1 == 1
+		g.bombsAny = b[0][0]|b[0][1]|b[1][0]|b[1][1] != 0
 	}
 
 	if g.oxygen <= 0 {
@@ -308,6 +372,22 @@ func (g *seaquest) step(a int, rng random) (float64, bool) {
 	return reward, terminal
 }
 
+// spawn adds the enemy and the diver due on frame t, if any.
+func (g *seaquest) spawn(t int, rng random) {
+	if t == g.nextSpawn {
+		g.spawnEnemy(rng, t)
+		g.nextSpawn = t + g.spawnSpeed
+	}
+	if t == g.nextDiverSpawn {
+		right := rng.Float64() < 0.5
+		d := seaObj{x: edge(right), y: 1 + rng.IntN(8), right: right, moveAt: t + seaDiverMove}
+		g.swimmers.add(d)
+		g.place(seaDiver, &d)
+		g.nextDiver = min(g.nextDiver, d.moveAt)
+		g.nextDiverSpawn = t + seaDiverSpawn
+	}
+}
+
 // moveDivers plays the divers' frame t with the player in (px, py): from
 // the newest to the oldest, a diver in the player's cell is picked up
 // (while there is room), else it moves if its move is due, leaving the
@@ -316,12 +396,10 @@ func (g *seaquest) moveDivers(t, px, py int) {
 	next := math.MaxInt
 	for i := g.swimmers.n - 1; i >= 0; i-- {
 		d := &g.swimmers.o[i]
-		c := d.cell()
 		if d.on(px, py) && g.divers < seaMaxDivers {
-			g.diverAt[c]--
+			g.lift(seaDiver, d)
 			g.swimmers.del(i)
 			g.divers++
-			g.moversChanged = true
 			continue
 		}
 		if d.moveAt != t {
@@ -329,8 +407,7 @@ func (g *seaquest) moveDivers(t, px, py int) {
 			continue
 		}
 		d.moveAt = t + seaDiverMove + 1
-		g.moversChanged = true
-		g.diverAt[c]--
+		g.lift(seaDiver, d)
 		d.advance()
 		switch {
 		case !seaOnGrid(d.x):
@@ -339,7 +416,7 @@ func (g *seaquest) moveDivers(t, px, py int) {
 			g.swimmers.del(i)
 			g.divers++
 		default:
-			g.diverAt[d.cell()]++
+			g.place(seaDiver, d)
 			next = min(next, d.moveAt)
 		}
 	}
@@ -354,11 +431,12 @@ func (g *seaquest) moveEnemies(t, px, py int, reward *float64, terminal *bool) {
 	next := math.MaxInt
 	for i := g.subs.n - 1; i >= 0; i-- {
 		s := &g.subs.o[i]
-		removed := s.moveAt == t && g.moveEnemy(s, t, px, py, reward, terminal)
+		removed := s.moveAt == t && g.moveEnemy(seaSub, s, t, px, py, reward, terminal)
 		if s.shotAt == t {
 			s.shotAt = t + seaEnemyShot + 1
 			if seaOnGrid(s.x) {
 				g.bombs[bit(s.right)].set(s.cell())
+				g.bombsAny = true
 			}
 		}
 		if removed {
@@ -369,7 +447,7 @@ func (g *seaquest) moveEnemies(t, px, py int, reward *float64, terminal *bool) {
 	}
 	for i := g.fish.n - 1; i >= 0; i-- {
 		f := &g.fish.o[i]
-		if f.moveAt == t && g.moveEnemy(f, t, px, py, reward, terminal) {
+		if f.moveAt == t && g.moveEnemy(seaFish, f, t, px, py, reward, terminal) {
 			g.fish.del(i)
 		} else {
 			next = min(next, f.moveAt)
@@ -378,26 +456,27 @@ func (g *seaquest) moveEnemies(t, px, py int, reward *float64, terminal *bool) {
 	g.nextEnemy = next
 }
 
-// moveEnemy moves the enemy *e on frame t, its move being due, with the
-// player in (px, py): it leaves the grid, touches the player (the game
-// ends), or runs into the oldest of the player's bullets in its new cell
-// (the bullet removed, +1). It reports whether the caller must remove e
-// from its list.
-func (g *seaquest) moveEnemy(e *seaObj, t, px, py int, reward *float64, terminal *bool) bool {
+// moveEnemy moves the enemy *e of kind k on frame t, its move being due,
+// with the player in (px, py): it leaves the grid, touches the player (the
+// game ends), or runs into the oldest of the player's bullets in its new
+// cell (the bullet removed, +1). It reports whether the caller must remove
+// e from its list.
+func (g *seaquest) moveEnemy(k int, e *seaObj, t, px, py int, reward *float64, terminal *bool) bool {
 	e.moveAt = t + g.moveSpeed + 1
-	g.moversChanged = true
-	g.enemyAt[e.cell()]--
+	g.lift(k, e)
 	e.advance()
 	switch {
 	case !seaOnGrid(e.x):
 		return true
 	case e.on(px, py):
 		*terminal = true
-	case g.shots.n > 0 && g.shots.hit(e.cell()):
-		*reward++
-		return true
+	case g.shots.n > 0:
+		if _, hit := g.shots.hit(e.cell()); hit {
+			*reward++
+			return true
+		}
 	}
-	g.enemyAt[e.cell()]++
+	g.place(k, e)
 	return false
 }
 
@@ -416,14 +495,14 @@ func (g *seaquest) spawnEnemy(rng random, t int) {
 		}
 	}
 	e := seaObj{x: edge(right), y: y, right: right, moveAt: t + g.moveSpeed}
-	g.enemyAt[e.cell()]++
-	g.moversChanged = true
 	if sub {
 		e.shotAt = t + seaEnemyShot
 		g.subs.add(e)
+		g.place(seaSub, &e)
 		g.nextEnemy = min(g.nextEnemy, e.moveAt, e.shotAt)
 	} else {
 		g.fish.add(e)
+		g.place(seaFish, &e)
 		g.nextEnemy = min(g.nextEnemy, e.moveAt)
 	}
 }
@@ -482,27 +561,37 @@ var seaOxygenBars, seaDiverBars = func() (o [Size + 1][Size]uint8, d [seaMaxDive
 	return o, d
 }()
 
+// barsKey changes with the diver count and the oxygen, in runs of 20 (a
+// tenth of the bar) for one diver count. It lets redraw see whether the
+// bars changed with one subtraction and one comparison, instead of a
+// division.
+func (g *seaquest) barsKey() int { return g.divers<<10 + g.oxygen }
+
 func (g *seaquest) observe(obs []uint8) {
 	g.shotsDrawn, g.bombsDrawn, g.moversChanged = true, true, true
-	g.drawnBars = -1
+	g.barsFrom = math.MinInt / 2
 	g.redraw(obs)
 }
 
-// redraw moves the sub's two cells and copies the bars; it redraws the
-// bullets' channels only when there are bullets now or were before, and
-// the channels of the fish, enemy subs, divers and trails only when one of
-// them has changed: most of them move once every few frames.
+// redraw moves the sub's two cells and copies the bars when they changed;
+// it redraws the bullets' channels only when there are bullets now or were
+// before, and copies the channels of the fish, enemy subs, divers and
+// trails only when one of them has changed: most of them move once every
+// few frames.
 func (g *seaquest) redraw(obs []uint8) {
-	const plane, bottom = Size * Size, (Size - 1) * Size
+	const plane, bottom, tenth = Size * Size, (Size - 1) * Size, seaMaxOxygen / 10
 	o := (*[10 * plane]uint8)(obs)
-	o[g.drawnFront], o[g.drawnBack] = 0, 0
-	g.drawnFront = g.y*Size + g.x
-	g.drawnBack = plane + g.drawnFront + 1 - 2*int(bit(g.right))
-	o[g.drawnFront], o[g.drawnBack] = 1, 1
-	if tenths := max(0, g.oxygen) / (seaMaxOxygen / 10); tenths+16*g.divers != g.drawnBars {
+	// The sub's cells are kept as bytes, which index the frame without a
+	// bounds check.
+	o[g.drawnFront], o[plane+int(g.drawnBack)] = 0, 0
+	g.drawnFront = uint8(g.y*Size + g.x)
+	g.drawnBack = g.drawnFront + 1 - 2*uint8(bit(g.right))
+	o[g.drawnFront], o[plane+int(g.drawnBack)] = 1, 1
+	if uint(g.barsKey()-g.barsFrom) >= tenth {
+		tenths := max(0, g.oxygen) / tenth
 		*(*[Size]uint8)(o[7*plane+bottom:]) = seaOxygenBars[tenths]
 		*(*[Size]uint8)(o[8*plane+bottom:]) = seaDiverBars[g.divers]
-		g.drawnBars = tenths + 16*g.divers
+		g.barsFrom = g.barsKey() - g.oxygen + tenths*tenth
 	}
 	if g.shotsDrawn || g.shots.n > 0 {
 		*(*[plane]uint8)(o[2*plane:]) = [plane]uint8{}
@@ -513,9 +602,10 @@ func (g *seaquest) redraw(obs []uint8) {
 	}
 	// The channel does not show the enemy bullets' directions: the cells
 	// of each word of the two boards are drawn together.
-	if m0, m1 := g.bombs[0][0]|g.bombs[1][0], g.bombs[0][1]|g.bombs[1][1]; g.bombsDrawn || m0|m1 != 0 {
+	if g.bombsDrawn || g.bombsAny {
+		m0, m1 := g.bombs[0][0]|g.bombs[1][0], g.bombs[0][1]|g.bombs[1][1]
 		*(*[plane]uint8)(o[4*plane:]) = [plane]uint8{}
-		g.bombsDrawn = m0|m1 != 0
+		g.bombsDrawn = g.bombsAny
 		for ; m0 != 0; m0 &= m0 - 1 {
 			o[4*plane+bits.TrailingZeros64(m0)] = 1
 		}
@@ -524,29 +614,11 @@ func (g *seaquest) redraw(obs []uint8) {
 		}
 	}
 	if g.moversChanged {
-		*(*[plane]uint8)(o[3*plane:]) = [plane]uint8{}
-		*(*[2 * plane]uint8)(o[5*plane:]) = [2 * plane]uint8{}
-		*(*[plane]uint8)(o[9*plane:]) = [plane]uint8{}
-		g.drawMovers(o)
+		*(*[plane]uint8)(o[3*plane:]) = g.shown[seaTrailPlane]
+		*(*[plane]uint8)(o[5*plane:]) = g.shown[seaFishPlane]
+		*(*[plane]uint8)(o[6*plane:]) = g.shown[seaSubPlane]
+		*(*[plane]uint8)(o[9*plane:]) = g.shown[seaDiverPlane]
 		g.moversChanged = false
-	}
-}
-
-// drawMovers sets the cells of the fish, enemy subs and divers in their
-// channels of obs (5, 6 and 9) and their trails (the cells they came
-// from) in channel 3, without a branch on their direction: a trail off
-// the grid ORs a 0 into a neighbouring cell.
-func (g *seaquest) drawMovers(obs *[10 * Size * Size]uint8) {
-	const plane = Size * Size
-	for k, l := range [...]*seaList{&g.fish, &g.subs, &g.swimmers} {
-		ch := [...]int{5 * plane, 6 * plane, 9 * plane}[k]
-		for j := range l.n {
-			o := &l.o[j]
-			i := o.cell()
-			obs[ch+i] = 1
-			back := o.x + 1 - 2*int(bit(o.right))
-			obs[3*plane+i+back-o.x] |= uint8(bit(onGrid(back)))
-		}
 	}
 }
 
@@ -616,6 +688,7 @@ func (g *seaquest) readState(r *reader) {
 	}
 	g.shots.n = 0
 	g.clearMovers()
+	g.nextDue = min(g.nextSpawn, g.nextDiverSpawn)
 	for k, name := range [seaKinds]string{"player bullets", "enemy bullets", "fish", "enemy subs", "divers"} {
 		n := r.count(seaOldMaxEntities, 5)
 		if n > seaMaxEntities {
