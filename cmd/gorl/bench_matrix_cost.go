@@ -76,7 +76,7 @@ var matrixCPU = map[string]float64{
 	"fqf/MountainCar-v0":            39.2,
 	"icm-dqn/Acrobot-v1":            3.7,
 	"icm-dqn/CartPole-v1":           9.8,
-	"icm-dqn/MountainCar-v0":        9.5,
+	"icm-dqn/MountainCar-v0":        7.5,
 	"iqn/Acrobot-v1":                15.1,
 	"iqn/CartPole-v1":               12.8,
 	"iqn/MountainCar-v0":            50.3,
