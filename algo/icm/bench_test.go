@@ -17,14 +17,15 @@ import (
 // feature net 4→128×3→128, models with one hidden layer of 128): sample 64
 // from a Collection of 20,000 transitions over 10 envs, the module's
 // bonuses over the 3-step windows, the DQN's Preprocess and Update, and the
-// module's Adam step; the same with ObsNorm and RewardNorm; and the DQN alone, for the
-// module's share.
+// module's Adam step; the same with ObsNorm and RewardNorm; the same with
+// the module of the matrix's presets (one hidden layer of 64 per net, 64
+// features); and the DQN alone, for the module's share.
 func BenchmarkUpdate(b *testing.B) {
 	b.Logf("BLAS: %s", tensor.BLASName())
 	for _, c := range []struct {
-		name             string
-		withICM, obsNorm bool
-	}{{"dqn+icm", true, false}, {"dqn+icm-norm", true, true}, {"dqn", false, false}} {
+		name                    string
+		withICM, obsNorm, small bool
+	}{{"dqn+icm", true, false, false}, {"dqn+icm-norm", true, true, false}, {"dqn+icm-small", true, true, true}, {"dqn", false, false, false}} {
 		b.Run(algotest.BLASTag()+"/"+c.name, func(b *testing.B) {
 			act := algotest.Discrete(b, 2, 0)
 			buf := algotest.Collection(b, 10, 2000, act, rand.New(rand.NewPCG(1, 2)))
@@ -40,6 +41,9 @@ func BenchmarkUpdate(b *testing.B) {
 			if c.withICM {
 				cfg := icm.DefaultConfig()
 				cfg.ObsNorm, cfg.RewardNorm = c.obsNorm, c.obsNorm
+				if c.small {
+					cfg.FeatureHidden, cfg.FeatureDim, cfg.ModelHidden = []int{64}, 64, []int{64}
+				}
 				if a, err = icm.New(cfg, d, obs, act, rng); err != nil {
 					b.Fatal(err)
 				}

@@ -62,6 +62,13 @@
 //     observations, annealed to 0 by 30k env steps) and did not help: on
 //     seed 0 the best test return was −114.2, against −111.8 without it.
 //     It stays for runs where a bonus should not outlast exploration.
+//   - Tianshou's test settings, icm-dqn's registered defaults, do not
+//     learn Acrobot-v1, and no bug was found: their DQN discounts by 0.9,
+//     so with −1 a step every state more than about 30 steps from the goal
+//     is worth nearly −10 whatever the action, and the greedy policy there
+//     leaves the arm hanging. A discount of 0.99 learns it (LEARNING.md).
+//   - Preprocess evaluates only the forward model: the bonus needs ℓ_F,
+//     not the inverse model's logits.
 //   - LRScale multiplies the loss, as Tianshou's lr_scale does; under
 //     Adam, whose steps hardly depend on the gradient's scale, it changes
 //     little, and is kept for equal settings.

@@ -200,7 +200,8 @@ var obsKey, nextKey = []string{batch.KeyObs}, []string{batch.KeyObsNext}
 // losses records on tp the module's forward pass over the transitions in b
 // and returns ℓ_F per transition [B] and the inverse model's logits [B, n],
 // with the actions' indices. pass 0 (the bonuses) and 1 (the update) keep
-// their own scratch, so that batches of two sizes allocate nothing.
+// their own scratch, so that batches of two sizes allocate nothing. Pass 0
+// reads only ℓ_F, so it skips the inverse model and its logits are nil.
 func (m *ICM) losses(tp *tensor.Tape, b *batch.Batch, pass int) (fwd, logits *tensor.Tensor, acts []int, err error) {
 	calls := m.calls[2*pass : 2*pass+2]
 	acts, err = m.acts[pass].Read(b, m.space)
@@ -221,6 +222,9 @@ func (m *ICM) losses(tp *tensor.Tape, b *batch.Batch, pass int) (fwd, logits *te
 	pred := m.fwd.Forward(tp, tp.Concat(1, phi1, tp.OneHot(acts, m.nAct)))
 	d := tp.Sub(pred, phi2)
 	fwd = tp.MulScalar(tp.SumAxis(tp.Mul(d, d), 1, false), 0.5)
+	if pass == 0 {
+		return fwd, nil, acts, nil
+	}
 	logits = m.inv.Forward(tp, tp.Concat(1, phi1, phi2))
 	return fwd, logits, acts, nil
 }
