@@ -12,8 +12,9 @@
 // hands its tasks to the helpers that are idle at that moment and runs the
 // rest itself, so nested or concurrent Runs from several goroutines never
 // wait for one another: with no helper free, the caller runs every task.
-// A helper that ran a task looks for the next Run for a short while before
-// it parks, and a caller waits for its helpers' last tasks the same way.
+// A helper that ran tasks looks for the next Run for as long as those tasks
+// took (within bounds) before it parks, and a caller waits for its helpers'
+// last tasks a while before it parks.
 package par
 
 import (
@@ -105,14 +106,20 @@ func SetWorkers(n int) {
 	setting.Store(int32(max(n, 0)))
 }
 
-// How long a helper that ran a task looks for the next one before it
-// parks, and how long a Run's caller waits for its helpers' last tasks
-// before it parks. A parked goroutine's wake-up goes through the
-// scheduler and, on an idle processor, the operating system; a training
-// step hands work over many times in a row, with short gaps between.
+// How long a Run's caller waits for its helpers' last tasks before it
+// parks, and the bounds of how long a helper that ran tasks looks for the
+// next Run before it parks: as long as its tasks took, within
+// [spinHelperMin, spinHelperMax]. A parked goroutine's wake-up goes through
+// the scheduler and, on an idle processor, the operating system, which on
+// some virtual machines costs as much as a large task; a training step
+// hands work over many times in a row with short gaps between. Tying the
+// helper's wait to its work keeps the processor time it spends looking at
+// most its useful time, so a step of small tasks does not pay for waits
+// that a step of large ones earns back.
 const (
-	spinHelper = 20 * time.Microsecond
-	spinCaller = 20 * time.Microsecond
+	spinCaller    = time.Millisecond
+	spinHelperMin = 20 * time.Microsecond
+	spinHelperMax = time.Millisecond
 )
 
 // The states of a helper.
@@ -196,12 +203,14 @@ func (h *helper) loop() {
 			j = h.job.Load()
 		}
 		h.job.Store(nil)
+		begin := time.Now()
 		j.work(int(j.slot.Add(1)) - 1)
 		j.leave()
 		h.state.Store(helperIdle)
 		start := time.Now()
+		spin := min(max(start.Sub(begin), spinHelperMin), spinHelperMax)
 		for i := 0; h.state.Load() != helperBusy; i++ {
-			if i%16 == 15 && time.Since(start) > spinHelper {
+			if i%16 == 15 && time.Since(start) > spin {
 				if h.state.CompareAndSwap(helperIdle, helperParked) {
 					<-h.wake
 				}
