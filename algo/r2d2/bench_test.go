@@ -7,7 +7,9 @@ import (
 	"github.com/gorl/gorl/algo"
 	"github.com/gorl/gorl/algo/algotest"
 	"github.com/gorl/gorl/algo/r2d2"
+	"github.com/gorl/gorl/batch"
 	"github.com/gorl/gorl/internal/cputime"
+	"github.com/gorl/gorl/policy"
 	"github.com/gorl/gorl/tensor"
 )
 
@@ -36,6 +38,30 @@ func BenchmarkUpdate(b *testing.B) {
 					b.Fatal(err)
 				}
 			})
+		})
+	}
+}
+
+// BenchmarkAct measures the exploring policy's Act for 8 envs (GRU of 64,
+// observations of 4 numbers, 3 actions, ε 1) with plain ε-greedy and with
+// held random actions (μ 2, up to 100 steps), the state of the previous
+// call handed back.
+func BenchmarkAct(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		hold policy.HoldConfig
+	}{{"eps", policy.HoldConfig{}}, {"hold", policy.HoldConfig{Mu: 2, MaxDuration: 100}}} {
+		b.Run(algotest.BLASTag()+"/"+c.name, func(b *testing.B) {
+			cfg := r2d2.DefaultConfig()
+			cfg.Hold = c.hold
+			p, obs, state := actSetup(b, cfg)
+			var dst batch.Batch
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := p.Act(&dst, obs, state, true); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/gorl/gorl/optim"
+	"github.com/gorl/gorl/policy"
 )
 
 // ErrConfig is wrapped by the errors of Validate and New for an invalid
@@ -76,6 +77,11 @@ type Config struct {
 	EpsDecaySteps int64   `json:"eps_decay_steps"`
 	// EpsTest is ε while testing, in [0, 1]. Default 0.
 	EpsTest float64 `json:"eps_test"`
+	// Hold makes the ε-greedy exploration temporally extended (εz-greedy,
+	// policy.HoldConfig), as DQN's option of the same name: an exploring
+	// env keeps its random action for a duration drawn from a zeta
+	// distribution. Default off.
+	Hold policy.HoldConfig `json:"ez_greedy"`
 
 	// BetaFinal and BetaAnnealSteps anneal the importance-sampling exponent
 	// β of a prioritized buffer linearly from its configured value to
@@ -148,6 +154,9 @@ func (c Config) Validate() error {
 		return bad("negative schedule length")
 	case c.BetaAnnealSteps > 0 && !(c.BetaFinal >= 0 && !math.IsInf(c.BetaFinal, 0)):
 		return bad("beta_final %v", c.BetaFinal)
+	}
+	if err := c.Hold.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	for _, h := range c.HeadHidden {
 		if h < 1 {

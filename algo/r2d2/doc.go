@@ -10,6 +10,10 @@
 // it; the collector keeps every env's state between steps ("state") and
 // zeroes it at an episode's start, and the policy stores the state it
 // acted from with each transition, under "policy.state_in" (KeyStateIn).
+// With Config.Hold the random actions are held for drawn durations
+// (εz-greedy, policy.Hold, as DQN's option); the hold's rows then ride in
+// the collector's state beside the recurrent state, so both restart with
+// every episode.
 //
 // Every sampled transition is the first trained step of a sequence:
 // Preprocess walks the buffer back BurnIn steps (fewer at an episode's

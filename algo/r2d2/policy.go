@@ -17,6 +17,14 @@ import (
 // is the state a sequence's burn-in starts from.
 const KeyStateIn = "state_in"
 
+// The keys of a Policy's state with held random actions (Config.Hold): the
+// recurrent state, [k, StateSize] float32, and policy.Hold's rows, [k, 2]
+// int64.
+const (
+	KeyRecurrent = "recurrent"
+	KeyHold      = "hold"
+)
+
 // Policy acts ε-greedily with a Net: it reads the state the collector keeps
 // per env (zero at an episode's start), returns the next one under "state",
 // and stores the one it acted from under "policy.state_in". With explore,
@@ -24,22 +32,34 @@ const KeyStateIn = "state_in"
 // training ε while the training-step flag is on, the test ε otherwise). It
 // is a policy.Policy for a Discrete action space; acting with the arrays of
 // the previous call allocates nothing.
+//
+// With held random actions (Config.Hold) the random choice is policy.Hold's
+// instead, and the state is a Batch of two arrays, the recurrent state
+// under KeyRecurrent and the hold's rows under KeyHold, so that the
+// collector zeroes both at an episode's start; the recurrent state alone is
+// stored under "policy.state_in". Without explore the hold's rows pass
+// through unchanged.
 type Policy struct {
 	net               *Net
 	space             *env.Discrete
 	rng               *rand.Rand
 	epsTrain, epsTest float64
 	training          bool
+	hold              *policy.Hold // nil without held random actions
 
 	tp      tensor.Tape
 	x, s    *tensor.Tensor
 	argmax  []int
 	pdata   *batch.Batch
 	in, out *nd.Array // the state acted from and the next one
+
+	// with a hold: the next state, and the Batch policy.Hold writes into
+	state, holdDst *batch.Batch
+	holdOut        *nd.Array
 }
 
-func newPolicy(net *Net, space *env.Discrete, rng *rand.Rand) *Policy {
-	p := &Policy{net: net, space: space, rng: rng}
+func newPolicy(net *Net, space *env.Discrete, rng *rand.Rand, hold *policy.Hold) *Policy {
+	p := &Policy{net: net, space: space, rng: rng, hold: hold}
 	p.tp.SetGradEnabled(false)
 	return p
 }
@@ -60,9 +80,10 @@ func (p *Policy) TrainingStep() bool { return p.training }
 func (p *Policy) Eps() (train, test float64) { return p.epsTrain, p.epsTest }
 
 // Act writes "act", "state" and "policy.state_in" for the k observations
-// under "obs" (an array [k, in]) and the state ([k, StateSize], or nil for
-// zeros). It returns an error wrapping policy.ErrObs for other observations
-// or states.
+// under "obs" (an array [k, in]) and the state (nil for zeros; otherwise
+// [k, StateSize], or with a hold a Batch of it and the hold's [k, 2] rows).
+// It returns an error wrapping policy.ErrObs for other observations or
+// states.
 func (p *Policy) Act(dst, obs *batch.Batch, state any, explore bool) error {
 	o, err := obs.Array(batch.KeyObs)
 	in, w := p.net.InSize(), p.net.StateSize()
@@ -71,15 +92,16 @@ func (p *Policy) Act(dst, obs *batch.Batch, state any, explore bool) error {
 	}
 	k := o.Dim(0)
 	if p.x == nil || p.x.Dim(0) != k {
-		p.x, p.s = tensor.New(k, in), tensor.New(k, w)
-		p.in, p.out = p.s.ND(), nd.Zeros(nd.Float32, k, w)
-		p.pdata = &batch.Batch{}
-		p.argmax = make([]int, k)
+		p.resize(k)
 	}
 	if err := nd.CopyTo(p.x.ND(), o); err != nil {
 		return fmt.Errorf("%w: %w", policy.ErrObs, err)
 	}
-	switch s := state.(type) {
+	rec, held, err := p.split(state)
+	if err != nil {
+		return err
+	}
+	switch s := rec.(type) {
 	case nil:
 		p.s.Fill(0)
 	case *nd.Array:
@@ -90,35 +112,109 @@ func (p *Policy) Act(dst, obs *batch.Batch, state any, explore bool) error {
 			return fmt.Errorf("%w: %w", policy.ErrObs, err)
 		}
 	default:
-		return fmt.Errorf("%w: a state of type %T", policy.ErrObs, state)
+		return fmt.Errorf("%w: a state of type %T", policy.ErrObs, rec)
 	}
 	p.tp.Reset()
 	next, q := p.net.Step(&p.tp, p.x, p.s)
 	p.argmax = tensor.ArgMaxTo(p.argmax, q, 1)
 	act := policy.DiscreteActTo(dst, k)
-	start, n := p.space.Start(), p.space.N()
+	start := p.space.Start()
 	for i, j := range p.argmax {
 		act[i] = start + int64(j)
 	}
-	if explore {
-		eps := p.epsTest
-		if p.training {
-			eps = p.epsTrain
-		}
-		if eps > 0 {
-			for i := range act {
-				if p.rng.Float64() < eps {
-					act[i] = start + p.rng.Int64N(n)
-				}
-			}
-		}
+	if err := p.explore(act, held, explore); err != nil {
+		return err
 	}
 	copy(nd.Data[float32](p.out), next.Data())
-	if err := dst.Set(batch.KeyState, p.out); err != nil {
+	var out any = p.out
+	if p.hold != nil {
+		out = p.state
+	}
+	if err := dst.Set(batch.KeyState, out); err != nil {
 		return err
 	}
 	if err := p.pdata.Set(KeyStateIn, p.in); err != nil {
 		return err
 	}
 	return dst.Set(batch.KeyPolicy, p.pdata)
+}
+
+// resize makes the policy's arrays for k envs.
+func (p *Policy) resize(k int) {
+	in, w := p.net.InSize(), p.net.StateSize()
+	p.x, p.s = tensor.New(k, in), tensor.New(k, w)
+	p.in, p.out = p.s.ND(), nd.Zeros(nd.Float32, k, w)
+	p.pdata = &batch.Batch{}
+	p.argmax = make([]int, k)
+	if p.hold != nil {
+		// policy.Hold reuses the array it finds under "state" in holdDst.
+		p.holdOut = nd.Zeros(nd.Int64, k, 2)
+		p.holdDst = batch.MustNew(batch.KeyState, p.holdOut)
+		p.state = batch.MustNew(KeyRecurrent, p.out, KeyHold, p.holdOut)
+	}
+}
+
+// split returns the recurrent state and the hold's rows of the state Act
+// was given: without a hold the state itself and nil.
+func (p *Policy) split(state any) (rec any, held *nd.Array, err error) {
+	if p.hold == nil || state == nil {
+		return state, nil, nil
+	}
+	b, ok := state.(*batch.Batch)
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: a state of type %T; with held actions want a Batch of %q and %q", policy.ErrObs, state, KeyRecurrent, KeyHold)
+	}
+	rec, ok = b.Get(KeyRecurrent)
+	h, _ := b.Get(KeyHold)
+	held, ok2 := h.(*nd.Array)
+	if !ok || !ok2 {
+		return nil, nil, fmt.Errorf("%w: a state without %q or an array %q", policy.ErrObs, KeyRecurrent, KeyHold)
+	}
+	return rec, held, nil
+}
+
+// explore replaces the greedy actions act when exploring: each by a
+// uniformly random one with probability ε, or with a hold as policy.Hold
+// chooses, from the rows held. Without explore, the rows held pass
+// through.
+func (p *Policy) explore(act []int64, held *nd.Array, explore bool) error {
+	if !explore {
+		if p.hold == nil {
+			return nil
+		}
+		if held == nil {
+			clear(nd.Data[int64](p.holdOut))
+			return nil
+		}
+		if held.DType() != nd.Int64 || held.Ndim() != 2 || held.Dim(0) != len(act) || held.Dim(1) != 2 {
+			return fmt.Errorf("%w: hold state %v of shape %v; want int64 [%d 2]", policy.ErrObs, held.DType(), held.Shape(), len(act))
+		}
+		if err := nd.CopyTo(p.holdOut, held); err != nil {
+			return fmt.Errorf("%w: %w", policy.ErrObs, err)
+		}
+		return nil
+	}
+	eps := p.epsTest
+	if p.training {
+		eps = p.epsTrain
+	}
+	start, n := p.space.Start(), p.space.N()
+	if p.hold != nil {
+		var prev any // a nil *nd.Array is no state to policy.Hold
+		if held != nil {
+			prev = held
+		}
+		if err := p.hold.ApplyDiscrete(p.holdDst, act, prev, len(act), int(n), start, nil, eps, p.rng); err != nil {
+			return fmt.Errorf("%w: %w", policy.ErrObs, err)
+		}
+		return nil
+	}
+	if eps > 0 {
+		for i := range act {
+			if p.rng.Float64() < eps {
+				act[i] = start + p.rng.Int64N(n)
+			}
+		}
+	}
+	return nil
 }

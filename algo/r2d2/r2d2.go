@@ -121,7 +121,11 @@ func New(cfg Config, obs, act env.Space, rng *rand.Rand) (*R2D2, error) {
 	if r.opt, err = optim.NewAdam(r.netPs, cfg.Optim); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	r.pol = newPolicy(net, disc, rand.New(r.src))
+	hold, err := policy.NewHold(cfg.Hold)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	r.pol = newPolicy(net, disc, rand.New(r.src), hold)
 	r.counters.EpsTrain, r.counters.EpsTest = cfg.EpsTrain, cfg.EpsTest
 	r.pol.epsTrain, r.pol.epsTest = cfg.EpsTrain, cfg.EpsTest
 	r.ntp.SetGradEnabled(false)

@@ -100,7 +100,7 @@ var matrixCPU = map[string]float64{
 	"qrdqn/MountainCar-v0":          12.3,
 	"r2d2/Acrobot-v1":               9.1,
 	"r2d2/CartPole-v1":              30.4,
-	"r2d2/MountainCar-v0":           238.9,
+	"r2d2/MountainCar-v0":           15.5,
 	"rainbow/Acrobot-v1":            17.4,
 	"rainbow/CartPole-v1":           7.2,
 	"rainbow/MountainCar-v0":        30.3,
