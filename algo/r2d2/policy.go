@@ -49,6 +49,7 @@ type Policy struct {
 
 	tp      tensor.Tape
 	x, s    *tensor.Tensor
+	xs      *nd.Array // x's memory as an array, for the observations' copy
 	argmax  []int
 	pdata   *batch.Batch
 	in, out *nd.Array // the state acted from and the next one
@@ -94,7 +95,7 @@ func (p *Policy) Act(dst, obs *batch.Batch, state any, explore bool) error {
 	if p.x == nil || p.x.Dim(0) != k {
 		p.resize(k)
 	}
-	if err := nd.CopyTo(p.x.ND(), o); err != nil {
+	if err := nd.CopyTo(p.xs, o); err != nil {
 		return fmt.Errorf("%w: %w", policy.ErrObs, err)
 	}
 	rec, held, err := p.split(state)
@@ -143,6 +144,7 @@ func (p *Policy) Act(dst, obs *batch.Batch, state any, explore bool) error {
 func (p *Policy) resize(k int) {
 	in, w := p.net.InSize(), p.net.StateSize()
 	p.x, p.s = tensor.New(k, in), tensor.New(k, w)
+	p.xs = p.x.ND()
 	p.in, p.out = p.s.ND(), nd.Zeros(nd.Float32, k, w)
 	p.pdata = &batch.Batch{}
 	p.argmax = make([]int, k)
