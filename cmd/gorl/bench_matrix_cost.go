@@ -77,7 +77,7 @@ var matrixCPU = map[string]float64{
 	"icm-dqn/Acrobot-v1":            10.4,
 	"icm-dqn/CartPole-v1":           37.9,
 	"icm-dqn/MountainCar-v0":        9.5,
-	"iqn/Acrobot-v1":                15.1,
+	"iqn/Acrobot-v1":                12.2,
 	"iqn/CartPole-v1":               12.8,
 	"iqn/MountainCar-v0":            37.4,
 	"npg/Acrobot-v1":                4.7,
