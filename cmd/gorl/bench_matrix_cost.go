@@ -73,7 +73,7 @@ var matrixCPU = map[string]float64{
 	"dqn/MountainCar-v0":            59.5,
 	"fqf/Acrobot-v1":                15.6,
 	"fqf/CartPole-v1":               16.9,
-	"fqf/MountainCar-v0":            39.2,
+	"fqf/MountainCar-v0":            31.7,
 	"icm-dqn/Acrobot-v1":            10.4,
 	"icm-dqn/CartPole-v1":           37.9,
 	"icm-dqn/MountainCar-v0":        9.5,
