@@ -103,7 +103,7 @@ var matrixCPU = map[string]float64{
 	"r2d2/MountainCar-v0":           238.9,
 	"rainbow/Acrobot-v1":            17.4,
 	"rainbow/CartPole-v1":           7.2,
-	"rainbow/MountainCar-v0":        30.3,
+	"rainbow/MountainCar-v0":        13.0,
 	"redq/MountainCarContinuous-v0": 15.9,
 	"redq/Pendulum-v1":              3.3,
 	"rppo/Acrobot-v1":               2.0,
