@@ -60,7 +60,7 @@ var matrixCPU = map[string]float64{
 	"c51/Acrobot-v1":                7.6,
 	"c51/CartPole-v1":               10.5,
 	"c51/MountainCar-v0":            15.6,
-	"cql/Pendulum-v1":               27.6,
+	"cql/Pendulum-v1":               8.2,
 	"crr/CartPole-v1":               0.1,
 	"ddpg/MountainCarContinuous-v0": 70.0,
 	"ddpg/Pendulum-v1":              4.9,
