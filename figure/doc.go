@@ -1,7 +1,9 @@
 // Package figure draws the figures of training runs, as PNG or SVG files:
 // learning curves (one line per group of runs, with a shaded confidence
-// band over the group's seeds) and interval estimates (one row per
-// algorithm, one panel per aggregate, as rliable draws them).
+// band over the group's seeds), interval estimates (one row per
+// algorithm, one panel per aggregate, as rliable draws them) and scores
+// per seed (one row per algorithm, one panel per env, a dot per seed and
+// a tick at the score to reach).
 //
 // # Overview
 //
@@ -10,7 +12,8 @@
 // values, and at each point the line is an aggregate of the runs there
 // (the mean, or the IQM) and the band its stratified bootstrap interval
 // (package scores). Curves is a figure of such series; Intervals is a
-// figure of interval estimates. Write renders either to an io.Writer in a
+// figure of interval estimates; Points a figure of scores per seed. Write
+// renders any of them to an io.Writer in a
 // format named by FormatOf(path): "png" or "svg".
 //
 // # Invariants

@@ -175,9 +175,10 @@ const (
 // ErrEmpty is returned by Write for a figure with nothing to draw.
 var ErrEmpty = errors.New("figure: nothing to draw")
 
-// Write draws fig, a Curves or an Intervals, on w in format ("png" or
+// Write draws fig, a Curves, an Intervals or a Points, on w in format ("png" or
 // "svg", see FormatOf). It returns an error for a figure with no series or
-// rows (ErrEmpty), a series whose X, Y, Lo and Hi differ in length, an
+// rows or panels (ErrEmpty), a series whose X, Y, Lo and Hi differ in
+// length, a panel whose rows, values and marks differ in number, an
 // unknown format, and w's errors.
 func Write(w io.Writer, format string, fig any) error {
 	var c vg.CanvasWriterTo
@@ -223,6 +224,22 @@ func Write(w io.Writer, format string, fig any) error {
 		canvases := plot.Align([][]*plot.Plot{row}, tiles, dc)
 		for i, p := range plots {
 			p.Draw(canvases[0][i])
+		}
+	case Points:
+		plots, err := f.plots()
+		if err != nil {
+			return err
+		}
+		dc, err := newCanvas(pointsWidth, f.height())
+		if err != nil {
+			return err
+		}
+		// Each panel in a band of the canvas as high as its rows, from the top.
+		top := vg.Length(0)
+		for i, p := range plots {
+			h := vg.Length(len(f.Panels[i].Rows))*pointsRow + pointsMargin
+			p.Draw(draw.Crop(dc, vg.Centimeter/4, -vg.Centimeter/2, dc.Max.Y-dc.Min.Y-top-h, -top-vg.Centimeter/8))
+			top += h
 		}
 	default:
 		return fmt.Errorf("figure: cannot draw a %T", fig)
@@ -386,6 +403,112 @@ func (f Intervals) plots() ([]*plot.Plot, error) {
 		if m > 0 {
 			p.HideY()
 		}
+		plots = append(plots, p)
+	}
+	return plots, nil
+}
+
+// Points is a figure of scores per seed: one panel per group (an env,
+// say), stacked top to bottom, in each one row per name (an algorithm)
+// with its scores as dots and, where given, a mark (the score to reach) as
+// a red tick across the row.
+type Points struct {
+	Panels []PointsPanel
+	// XLabel labels every panel's x axis, e.g. "test return".
+	XLabel string
+}
+
+// PointsPanel is one panel of a Points figure.
+type PointsPanel struct {
+	Title string
+	// Rows are the names of the rows, top to bottom.
+	Rows []string
+	// Values[r] are row r's scores.
+	Values [][]float64
+	// Marks[r] is row r's mark, NaN for none; nil for no marks.
+	Marks []float64
+}
+
+// The size of a Points figure: its width, and the height of a row and of
+// a panel's title and axis.
+const (
+	pointsWidth  = 16 * vg.Centimeter
+	pointsRow    = 0.45 * vg.Centimeter
+	pointsMargin = 2.2 * vg.Centimeter
+)
+
+// height returns the height of the figure.
+func (f Points) height() vg.Length {
+	var h vg.Length
+	for _, p := range f.Panels {
+		h += vg.Length(len(p.Rows))*pointsRow + pointsMargin
+	}
+	return h
+}
+
+func (f Points) plots() ([]*plot.Plot, error) {
+	if len(f.Panels) == 0 {
+		return nil, ErrEmpty
+	}
+	var plots []*plot.Plot
+	for _, pn := range f.Panels {
+		n := len(pn.Rows)
+		switch {
+		case n == 0:
+			return nil, fmt.Errorf("figure: panel %q has no rows", pn.Title)
+		case len(pn.Values) != n:
+			return nil, fmt.Errorf("figure: panel %q has %d rows of values for %d names", pn.Title, len(pn.Values), n)
+		case pn.Marks != nil && len(pn.Marks) != n:
+			return nil, fmt.Errorf("figure: panel %q has %d marks for %d rows", pn.Title, len(pn.Marks), n)
+		}
+		p := plot.New()
+		p.Title.Text, p.X.Label.Text = pn.Title, f.XLabel
+		p.Add(plotter.NewGrid())
+		p.X.Tick.Marker = compactTicks{}
+		names := make([]string, n)
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for r, vs := range pn.Values {
+			// Rows top to bottom: row r at y = n−1−r.
+			y := float64(n - 1 - r)
+			names[n-1-r] = pn.Rows[r]
+			if pn.Marks != nil && !math.IsNaN(pn.Marks[r]) {
+				m := pn.Marks[r]
+				lo, hi = min(lo, m), max(hi, m)
+				tick, err := plotter.NewLine(xys{[]float64{m, m}, []float64{y - 0.4, y + 0.4}})
+				if err != nil {
+					return nil, err
+				}
+				tick.Width = vg.Points(2)
+				tick.Color = color.RGBA{R: 0xd0, A: 0xff}
+				p.Add(tick)
+			}
+			if len(vs) == 0 {
+				continue
+			}
+			ys := make([]float64, len(vs))
+			for i, v := range vs {
+				lo, hi = min(lo, v), max(hi, v)
+				ys[i] = y
+			}
+			dots, err := plotter.NewScatter(xys{vs, ys})
+			if err != nil {
+				return nil, fmt.Errorf("figure: panel %q, row %q: %w", pn.Title, pn.Rows[r], err)
+			}
+			dots.GlyphStyle.Color = withAlpha(color.Black, 0xa0)
+			dots.GlyphStyle.Radius = vg.Points(2.5)
+			dots.GlyphStyle.Shape = draw.CircleGlyph{}
+			p.Add(dots)
+		}
+		if math.IsInf(lo, 1) {
+			return nil, fmt.Errorf("figure: panel %q has no values and no marks", pn.Title)
+		}
+		pad := (hi - lo) / 20
+		if pad == 0 {
+			pad = max(math.Abs(hi)/10, 0.1)
+		}
+		p.X.Min, p.X.Max = lo-pad, hi+pad
+		p.Y.Min, p.Y.Max = -0.7, float64(n)-0.3
+		p.NominalY(names...)
 		plots = append(plots, p)
 	}
 	return plots, nil

@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/floats/scalar"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/gorl/gorl/internal/testrand"
 	"github.com/gorl/gorl/scores"
@@ -223,6 +224,44 @@ func TestWriteIntervals(t *testing.T) {
 	writeArtifact(t, "intervals.png", pngDoc.Bytes())
 }
 
+// testPoints is a figure of two panels: five rows, eleven scores, four
+// marks (a NaN and an empty row among them).
+func testPoints() Points {
+	return Points{XLabel: "test return", Panels: []PointsPanel{
+		{Title: "CartPole-v1", Rows: []string{"dqn", "ppo", "a2c"},
+			Values: [][]float64{{500, 480, 20}, {500, 499}, {300}}, Marks: []float64{475, 475, math.NaN()}},
+		{Title: "Pendulum-v1", Rows: []string{"sac", "td3", "none"},
+			Values: [][]float64{{-150, -170, -200}, {-160, -900}, nil}, Marks: []float64{-250, -250, -250}},
+	}}
+}
+
+func TestWritePoints(t *testing.T) {
+	fig := testPoints()
+	var svg, pngDoc bytes.Buffer
+	if err := Write(&svg, "svg", fig); err != nil {
+		t.Fatal(err)
+	}
+	// Every score is a dot (the only shapes drawn with transparency), every
+	// mark a red tick.
+	if n := strings.Count(svg.String(), "fill-opacity:0.62745"); n != 11 {
+		t.Errorf("SVG has %d dots, want 11", n)
+	}
+	if n := strings.Count(svg.String(), "stroke:#D00000"); n != 5 {
+		t.Errorf("SVG has %d marks, want 5", n)
+	}
+	if err := Write(&pngDoc, "png", fig); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(pngDoc.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int(math.Round(fig.height().Dots(vgimg.DefaultDPI))); img.Bounds().Dy() != want {
+		t.Errorf("PNG is %d pixels high, want %d (a band per panel as high as its rows)", img.Bounds().Dy(), want)
+	}
+	writeArtifact(t, "points.png", pngDoc.Bytes())
+}
+
 func TestWriteErrors(t *testing.T) {
 	var b bytes.Buffer
 	for _, tc := range []struct {
@@ -236,6 +275,11 @@ func TestWriteErrors(t *testing.T) {
 		{"ragged series", "svg", Curves{Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{1}}}}},
 		{"ragged band", "svg", Curves{Series: []Series{{Name: "a", X: []float64{1}, Y: []float64{1}, Lo: []float64{}}}}},
 		{"ragged intervals", "png", Intervals{Metrics: []string{"IQM"}, Rows: []string{"a"}, Values: [][]scores.Interval{{}}}},
+		{"empty points", "png", Points{}},
+		{"panel without rows", "svg", Points{Panels: []PointsPanel{{Title: "e"}}}},
+		{"ragged points", "svg", Points{Panels: []PointsPanel{{Title: "e", Rows: []string{"a", "b"}, Values: [][]float64{{1}}}}}},
+		{"ragged marks", "svg", Points{Panels: []PointsPanel{{Title: "e", Rows: []string{"a"}, Values: [][]float64{{1}}, Marks: []float64{1, 2}}}}},
+		{"panel without values", "svg", Points{Panels: []PointsPanel{{Title: "e", Rows: []string{"a"}, Values: [][]float64{nil}}}}},
 	} {
 		if err := Write(&b, tc.format, tc.fig); err == nil {
 			t.Errorf("%s: no error", tc.name)

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gorl/gorl/env"
+	"github.com/gorl/gorl/figure"
 	"github.com/gorl/gorl/internal/par"
 	"github.com/gorl/gorl/scores"
 	"github.com/gorl/gorl/tensor"
@@ -488,6 +490,15 @@ func cmdBenchMatrix(ctx context.Context, args []string, stdout, stderr io.Writer
 			return fmt.Errorf("bench matrix: unknown env %q (gorl list shows them)", o.Env)
 		}
 	}
+	if *plotFile != "" {
+		// Found out before the runs, not after them.
+		if _, err := figure.FormatOf(*plotFile); err != nil {
+			return fmt.Errorf("bench matrix --plot: %w", err)
+		}
+		if fi, err := os.Stat(filepath.Dir(*plotFile)); err != nil || !fi.IsDir() {
+			return fmt.Errorf("bench matrix --plot: %s: no such directory", filepath.Dir(*plotFile))
+		}
+	}
 	pairs, refused, err := matrixPairs(o.Only, o.Env)
 	if err != nil {
 		return fmt.Errorf("bench matrix: %w", err)
@@ -506,7 +517,7 @@ func cmdBenchMatrix(ctx context.Context, args []string, stdout, stderr io.Writer
 	fmt.Fprintf(&rep, "Total wall time: %v for %d pairs × %d seeds; CPU time of the runs: %.0f s.\n\n",
 		total.Round(time.Second), len(pairs), o.Seeds, totalCPU(outs).Seconds())
 	writeMatrix(&rep, outs)
-	writeMatrixScores(&rep, outs, o.FirstSeed, *plotFile)
+	writeMatrixScores(&rep, outs, o.FirstSeed, *plotFile, o.Out)
 	writeMatrixData(&rep, matrixDataInfos(pairs, o))
 	if len(refused) > 0 {
 		fmt.Fprintln(&rep, "\nPairs that do not apply:")

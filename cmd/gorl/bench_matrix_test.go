@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -292,6 +294,65 @@ func TestPresetName(t *testing.T) {
 		a, e, ok := cutEnv(tc.base)
 		if a != tc.algo || e != tc.env || ok != (tc.algo != "") {
 			t.Errorf("cutEnv(%q) = %q, %q, %v; want %q, %q", tc.base, a, e, ok, tc.algo, tc.env)
+		}
+	}
+}
+
+func TestImageLink(t *testing.T) {
+	for _, c := range []struct{ img, doc, want string }{
+		{"docs/images/m.png", "", "docs/images/m.png"},
+		{"docs/images/m.png", "LEARNING.md", "docs/images/m.png"},
+		{"docs/images/m.png", "docs/LEARNING.md", "images/m.png"},
+		{"m.svg", "out/report.md", "../m.svg"},
+	} {
+		if got := imageLink(c.img, c.doc); got != c.want {
+			t.Errorf("imageLink(%q, %q) = %q, want %q", c.img, c.doc, got, c.want)
+		}
+	}
+}
+
+// TestMatrixScoresPlot checks that the matrix report draws its figure (a
+// panel per env, a row per pair) and shows it as an image linked from the
+// report's directory, and that a figure that cannot be drawn leaves the
+// report in place.
+func TestMatrixScoresPlot(t *testing.T) {
+	dir := t.TempDir()
+	plot := filepath.Join(dir, "images", "matrix.svg")
+	if err := os.Mkdir(filepath.Dir(plot), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bar := matrixBar{Return: 475}
+	outs := []pairOutcome{
+		{matrixPair: matrixPair{Algo: "dqn", Env: "CartPole-v1", Bar: bar}, Results: []matrixResult{{Return: 500}, {Return: 480}, {Return: 20}}},
+		{matrixPair: matrixPair{Algo: "sac", Env: "Pendulum-v1", Bar: matrixBar{Return: -250}}, Results: []matrixResult{{Return: -150}}},
+		{matrixPair: matrixPair{Algo: "ppo", Env: "CartPole-v1", Bar: bar}, Results: []matrixResult{{Return: 500}, {Return: 499}, {Err: "diverged"}}},
+	}
+	fig := matrixFigure(outs)
+	if len(fig.Panels) != 2 || !slices.Equal(fig.Panels[0].Rows, []string{"dqn", "ppo"}) ||
+		!slices.Equal(fig.Panels[0].Values[1], []float64{500, 499}) || !slices.Equal(fig.Panels[1].Marks, []float64{-250}) {
+		t.Errorf("matrixFigure = %+v, want CartPole's panel (dqn, ppo without the failed run) then Pendulum's", fig)
+	}
+	var b bytes.Buffer
+	writeMatrixScores(&b, outs, 0, plot, filepath.Join(dir, "LEARNING.md"))
+	if !strings.Contains(b.String(), "](images/matrix.svg)") {
+		t.Errorf("report has no image link to images/matrix.svg:\n%s", b.String())
+	}
+	if svg, err := os.ReadFile(plot); err != nil || strings.Count(string(svg), "stroke:#D00000") != 3 {
+		t.Errorf("figure not drawn with a bar per pair: %v", err)
+	}
+	b.Reset()
+	writeMatrixScores(&b, outs, 0, filepath.Join(dir, "missing", "m.png"), "")
+	if !strings.Contains(b.String(), "### Over seeds") || !strings.Contains(b.String(), "No figure:") {
+		t.Errorf("report without its figure:\n%s", b.String())
+	}
+}
+
+func TestMatrixPlotFlag(t *testing.T) {
+	for _, plot := range []string{"m.gif", filepath.Join(t.TempDir(), "missing", "m.png")} {
+		var out, errb bytes.Buffer
+		err := cmdBenchMatrix(context.Background(), []string{"--only", "dqn", "--env", "CartPole-v1", "--plot", plot}, &out, &errb)
+		if err == nil || !strings.Contains(err.Error(), "--plot") {
+			t.Errorf("--plot %s: error %v, want one naming --plot before any run", plot, err)
 		}
 	}
 }

@@ -331,9 +331,11 @@ func cmdCompare(_ context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // writeMatrixScores writes the score report of the matrix's outcomes (the
-// returns of the runs without error), and draws its figure into plot if
-// that is not empty.
-func writeMatrixScores(w io.Writer, outs []pairOutcome, seed uint64, plot string) {
+// returns of the runs without error). If plot is not empty it draws there
+// each pair's returns and bar, a panel per env, and shows the figure in the
+// report as a Markdown image whose path is relative to the report file doc
+// (the working directory if empty).
+func writeMatrixScores(w io.Writer, outs []pairOutcome, seed uint64, plot, doc string) {
 	var groups []scoreGroup
 	for _, po := range outs {
 		g := scoreGroup{Algo: po.Algo, Env: po.Env}
@@ -347,9 +349,60 @@ func writeMatrixScores(w io.Writer, outs []pairOutcome, seed uint64, plot string
 		}
 	}
 	fmt.Fprint(w, "\n### Over seeds\n\n")
-	if err := writeScoreReport(w, groups, scoreReport{What: "test return", Seed: seed, Figure: plot}); err != nil {
+	if err := writeScoreReport(w, groups, scoreReport{What: "test return", Seed: seed}); err != nil {
 		fmt.Fprintln(w, "No score report:", err)
 	}
+	if plot == "" {
+		return
+	}
+	if err := writeFigure(plot, matrixFigure(outs)); err != nil {
+		// The report still gets written: the runs are not lost to a figure.
+		fmt.Fprintln(w, "\nNo figure:", err)
+		return
+	}
+	fmt.Fprintf(w, "\n![The test return of every seed (dots) and the bar (red) of each pair, a panel per env](%s)\n", imageLink(plot, doc))
+}
+
+// matrixFigure is the figure of the matrix's outcomes: a panel per env, in
+// the order the envs first appear, a row per pair with its runs' returns
+// (those without error) and its bar.
+func matrixFigure(outs []pairOutcome) figure.Points {
+	fig := figure.Points{XLabel: "mean deterministic test return"}
+	panel := map[string]int{}
+	for _, po := range outs {
+		i, ok := panel[po.Env]
+		if !ok {
+			i = len(fig.Panels)
+			panel[po.Env] = i
+			fig.Panels = append(fig.Panels, figure.PointsPanel{Title: po.Env, Marks: []float64{}})
+		}
+		var returns []float64
+		for _, r := range po.Results {
+			if r.Err == "" {
+				returns = append(returns, r.Return)
+			}
+		}
+		p := &fig.Panels[i]
+		p.Rows = append(p.Rows, po.Algo)
+		p.Values = append(p.Values, returns)
+		p.Marks = append(p.Marks, po.Bar.Return)
+	}
+	return fig
+}
+
+// imageLink returns the path of the image file img as a Markdown document
+// at doc links it: relative to doc's directory, with forward slashes.
+func imageLink(img, doc string) string {
+	if doc != "" {
+		a, err1 := filepath.Abs(img)
+		d, err2 := filepath.Abs(filepath.Dir(doc))
+		if err1 == nil && err2 == nil {
+			if rel, err := filepath.Rel(d, a); err == nil {
+				img = rel
+			}
+		}
+	}
+	return filepath.ToSlash(img)
 }
 
 // seedSummary returns the IQM and mean of returns with their 95 %
