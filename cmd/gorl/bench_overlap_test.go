@@ -36,10 +36,12 @@ func BenchmarkOverlap(b *testing.B) {
 			"train_envs=8", "trainer.step_per_collect=64", "trainer.update_per_step=0.015625"}},
 		{"cartpole-8envs-1in128", "CartPole-v1", false, []string{"trainer.step_per_epoch=10000",
 			"train_envs=8", "trainer.step_per_collect=128", "trainer.update_per_step=0.0078125"}},
-		// The same two ratios with eight updates per collection: a
-		// hand-over every 512 or 1,024 env steps instead of every 64 or 128.
+		// Eight updates per collection, one per 64, 96 and 128 env steps:
+		// a hand-over every 512 to 1,024 env steps.
 		{"cartpole-8envs-1in64-x8", "CartPole-v1", false, []string{"trainer.step_per_epoch=20000",
 			"train_envs=8", "trainer.step_per_collect=512", "trainer.update_per_step=0.015625"}},
+		{"cartpole-8envs-1in96-x8", "CartPole-v1", false, []string{"trainer.step_per_epoch=20000",
+			"train_envs=8", "trainer.step_per_collect=768", "trainer.update_per_step=0.010416666666666666"}},
 		{"cartpole-8envs-1in128-x8", "CartPole-v1", false, []string{"trainer.step_per_epoch=20000",
 			"train_envs=8", "trainer.step_per_collect=1024", "trainer.update_per_step=0.0078125"}},
 		{"breakout-minatar", "Breakout-MinAtar-v0", true, []string{"trainer.step_per_epoch=2000", "trainer.prefill_steps=500"}},
