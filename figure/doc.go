@@ -13,8 +13,8 @@
 // (the mean, or the IQM) and the band its stratified bootstrap interval
 // (package scores). Curves is a figure of such series; Intervals is a
 // figure of interval estimates; Points a figure of scores per seed. Write
-// renders any of them to an io.Writer in a
-// format named by FormatOf(path): "png" or "svg".
+// renders any of them to an io.Writer in a format named by FormatOf(path):
+// "png" or "svg".
 //
 // # Invariants
 //

@@ -42,3 +42,21 @@ func ExampleWrite() {
 	fmt.Println(bytes.HasPrefix(bytes.TrimSpace(svg.Bytes()), []byte("<?xml")))
 	// Output: true
 }
+
+func ExamplePoints() {
+	fig := figure.Points{
+		XLabel: "test return",
+		Panels: []figure.PointsPanel{{
+			Title:  "CartPole-v1",
+			Rows:   []string{"dqn", "ppo"},
+			Values: [][]float64{{500, 500, 487.5}, {500, 212.0, 500}},
+			Marks:  []float64{475, 475},
+		}},
+	}
+	var png bytes.Buffer
+	if err := figure.Write(&png, "png", fig); err != nil {
+		panic(err)
+	}
+	fmt.Println(bytes.HasPrefix(png.Bytes(), []byte("\x89PNG")))
+	// Output: true
+}

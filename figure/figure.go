@@ -175,10 +175,10 @@ const (
 // ErrEmpty is returned by Write for a figure with nothing to draw.
 var ErrEmpty = errors.New("figure: nothing to draw")
 
-// Write draws fig, a Curves, an Intervals or a Points, on w in format ("png" or
-// "svg", see FormatOf). It returns an error for a figure with no series or
-// rows or panels (ErrEmpty), a series whose X, Y, Lo and Hi differ in
-// length, a panel whose rows, values and marks differ in number, an
+// Write draws fig, a Curves, an Intervals or a Points, on w in format
+// ("png" or "svg", see FormatOf). It returns an error for a figure with no
+// series, rows or panels (ErrEmpty), a series whose X, Y, Lo and Hi differ
+// in length, a panel whose rows, values and marks differ in number, an
 // unknown format, and w's errors.
 func Write(w io.Writer, format string, fig any) error {
 	var c vg.CanvasWriterTo
@@ -423,7 +423,7 @@ type PointsPanel struct {
 	Title string
 	// Rows are the names of the rows, top to bottom.
 	Rows []string
-	// Values[r] are row r's scores.
+	// Values[r] are row r's scores; NaNs and infinities are not drawn.
 	Values [][]float64
 	// Marks[r] is row r's mark, NaN for none; nil for no marks.
 	Marks []float64
@@ -482,15 +482,17 @@ func (f Points) plots() ([]*plot.Plot, error) {
 				tick.Color = color.RGBA{R: 0xd0, A: 0xff}
 				p.Add(tick)
 			}
-			if len(vs) == 0 {
+			var xs, ys []float64
+			for _, v := range vs {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					lo, hi = min(lo, v), max(hi, v)
+					xs, ys = append(xs, v), append(ys, y)
+				}
+			}
+			if len(xs) == 0 {
 				continue
 			}
-			ys := make([]float64, len(vs))
-			for i, v := range vs {
-				lo, hi = min(lo, v), max(hi, v)
-				ys[i] = y
-			}
-			dots, err := plotter.NewScatter(xys{vs, ys})
+			dots, err := plotter.NewScatter(xys{xs, ys})
 			if err != nil {
 				return nil, fmt.Errorf("figure: panel %q, row %q: %w", pn.Title, pn.Rows[r], err)
 			}

@@ -224,12 +224,12 @@ func TestWriteIntervals(t *testing.T) {
 	writeArtifact(t, "intervals.png", pngDoc.Bytes())
 }
 
-// testPoints is a figure of two panels: five rows, eleven scores, four
-// marks (a NaN and an empty row among them).
+// testPoints is a figure of two panels: six rows, eleven finite scores
+// (a NaN left out), five marks (a NaN and an empty row among them).
 func testPoints() Points {
 	return Points{XLabel: "test return", Panels: []PointsPanel{
 		{Title: "CartPole-v1", Rows: []string{"dqn", "ppo", "a2c"},
-			Values: [][]float64{{500, 480, 20}, {500, 499}, {300}}, Marks: []float64{475, 475, math.NaN()}},
+			Values: [][]float64{{500, 480, 20}, {500, 499, math.NaN()}, {300}}, Marks: []float64{475, 475, math.NaN()}},
 		{Title: "Pendulum-v1", Rows: []string{"sac", "td3", "none"},
 			Values: [][]float64{{-150, -170, -200}, {-160, -900}, nil}, Marks: []float64{-250, -250, -250}},
 	}}
