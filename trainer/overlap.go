@@ -2,6 +2,7 @@ package trainer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -127,10 +128,12 @@ func await[T any](c <-chan T) (v T, ok bool) {
 // mode. It begins at a synchronisation point (the actor takes the
 // learner's parameters); then, while the learner makes the updates owed to
 // collection i, the collector goroutine gathers collection i+1 into the
-// stage. The trainer takes collection i+1 over (replays the stage into the
-// buffer) only when those updates are done, and starts collection i+2 only
-// then: collection runs at most one collection ahead of the updates, and
-// the updates never use data the sequential loop would not have had.
+// stage. The trainer takes collection i+1 over only when those updates are
+// done: it starts collection i+2, then replays collection i+1 from the
+// stage into the buffer (beside the new collection, which the stage
+// records apart) and makes its updates. Collection runs at most one
+// collection ahead of the updates, and the updates never use data the
+// sequential loop would not have had.
 func (k *offPolicy) overlapEpoch(ctx context.Context, t *Trainer, epoch int) error {
 	o := t.ov
 	o.sync()
@@ -149,6 +152,7 @@ func (k *offPolicy) overlapEpoch(ctx context.Context, t *Trainer, epoch int) err
 			o.stage.record = false
 			o.stage.n = 0
 		}
+		o.stage.np = 0
 		close(next)
 	}()
 	start := func() {
@@ -168,24 +172,27 @@ func (k *offPolicy) overlapEpoch(ctx context.Context, t *Trainer, epoch int) err
 		r, _ := await(done)
 		busy = false
 		o.stage.record = false
+		o.stage.swap()
 		cs := r.cs
 		t.res.CollectTime += cs.Duration
 		t.st.EnvSteps += int64(cs.Steps)
 		steps += int64(cs.Steps)
-		if err := o.stage.flush(); err != nil {
-			return err
-		}
 		if r.err != nil {
-			return r.err
+			return errors.Join(o.stage.flush(), r.err)
 		}
 		if solved, err := t.collected(ctx, epoch, cs, steps); solved || err != nil {
-			return err
+			return errors.Join(o.stage.flush(), err)
 		}
 		if steps < int64(t.cfg.StepPerEpoch) {
 			if o.since >= int64(o.every) {
 				o.sync()
 			}
 			start()
+		}
+		// The replay runs beside the next collection: the collector
+		// goroutine writes only the stage's other list.
+		if err := o.stage.flush(); err != nil {
+			return err
 		}
 		uStart := time.Now()
 		before := t.st.GradSteps
@@ -207,16 +214,24 @@ func (k *offPolicy) overlapEpoch(ctx context.Context, t *Trainer, epoch int) err
 // stage is the training collector's buffer in the overlapped mode. While a
 // collection runs beside the updates it records the collector's writes
 // (copies of the transitions, episode ends) instead of storing them, so the
-// learner samples the replay buffer without a lock; flush replays them into
-// the buffer, in order, when the trainer takes the collection over.
-// Otherwise (resets, the prefill) it writes through.
+// learner samples the replay buffer without a lock. When the trainer takes
+// the collection over, swap sets the recorded writes aside, and flush
+// replays them into the buffer, in order, while the collector goroutine
+// may record the next collection. Otherwise (resets, the prefill) it
+// writes through.
 type stage struct {
 	buf    buffer.Buffer
 	record bool
-	ops    []stageOp // the first n are in use
-	n      int
-	steps  []buffer.Step
-	rows   []int
+	// The collector goroutine's: the writes it records (the first n of
+	// ops) and its scratch rows.
+	ops  []stageOp
+	n    int
+	rows []int
+	// The trainer's: the writes set aside for flush (the first np of
+	// pend) and its scratch steps.
+	pend  []stageOp
+	np    int
+	steps []buffer.Step
 }
 
 // stageOp is one recorded write: an Add of data to ids, or, with data
@@ -273,12 +288,23 @@ func (s *stage) op() *stageOp {
 	return &s.ops[s.n-1]
 }
 
-// flush replays the recorded writes into the buffer.
+// swap sets the recorded writes aside for flush, which must have replayed
+// those set aside before, and starts an empty record. It must not run
+// beside a collection.
+func (s *stage) swap() {
+	if s.np != 0 {
+		panic("trainer: stage swapped before its last flush") // a bug of the trainer's loop
+	}
+	s.ops, s.pend = s.pend, s.ops
+	s.n, s.np = 0, s.n
+}
+
+// flush replays the writes set aside by swap into the buffer.
 func (s *stage) flush() error {
-	n := s.n
-	s.n = 0
+	n := s.np
+	s.np = 0
 	for i := range n {
-		op := &s.ops[i]
+		op := &s.pend[i]
 		if op.end {
 			s.buf.EndEpisode(op.ids)
 			continue

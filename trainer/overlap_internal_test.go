@@ -61,6 +61,9 @@ func TestStage(t *testing.T) {
 	if staged.Len() != 0 {
 		t.Fatalf("%d transitions stored before the flush", staged.Len())
 	}
+	s.swap()
+	// What is recorded after the swap stays apart from the flush.
+	write(&s, 9)
 	if err := s.flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -74,8 +77,15 @@ func TestStage(t *testing.T) {
 	if got, want := all(staged), all(direct); !batch.Equal(got, want) {
 		t.Errorf("after the flush the buffer holds\n%v\nwant\n%v", got, want)
 	}
-	if s.n != 0 {
-		t.Errorf("%d writes still recorded after the flush", s.n)
+	if s.np != 0 || s.n != 1 {
+		t.Errorf("%d writes set aside and %d recorded after the flush, want 0 and 1 (the write after the swap)", s.np, s.n)
+	}
+	s.swap()
+	if err := s.flush(); err != nil {
+		t.Fatal(err)
+	}
+	if staged.Len() != 10 {
+		t.Errorf("%d transitions stored after the second flush, want 10", staged.Len())
 	}
 }
 
@@ -101,6 +111,7 @@ func BenchmarkStage(b *testing.B) {
 				if steps, err = s.Add(data, ids, steps[:0]); err != nil {
 					b.Fatal(err)
 				}
+				s.swap()
 				if err := s.flush(); err != nil {
 					b.Fatal(err)
 				}
