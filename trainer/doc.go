@@ -31,10 +31,10 @@
 // The off-policy loop has an overlapped mode (Config.Overlap): a collector
 // goroutine gathers collection i+1 with Setup.Actor's policy, a copy of the
 // trained one, while the learner makes the updates owed to collection i.
-// The collector writes into a stage that the trainer replays into the
-// buffer when it takes the collection over, after those updates; the next
-// collection starts only then. So collection runs at most one collection
-// ahead of the updates, the learner never samples data the sequential loop
+// The collector writes into a stage that the trainer takes over after
+// those updates: it starts the next collection, which the stage records
+// apart, and replays the one taken over into the buffer beside it before
+// updating. So collection runs at most one collection ahead of the updates, the learner never samples data the sequential loop
 // would not have had, and the buffer needs no lock. The actor takes the
 // learner's parameters at the start of every epoch and at the first
 // hand-over after every Config.OverlapSync updates. While an overlapped
@@ -117,7 +117,8 @@
 //   - The overlapped mode hands collections over through a stage rather
 //     than locking the replay buffer: the collector's writes (copies of the
 //     vector steps' transitions, reused from one collection to the next)
-//     are replayed into the buffer between two batches of updates. A lock
+//     are replayed into the buffer between two batches of updates, while
+//     the next collection records into a second list. A lock
 //     would let the learner sample transitions whose arrival depends on the
 //     scheduler, so a seed would no longer reproduce a run, and would have
 //     to be held through sampling and the n-step returns, whose target
