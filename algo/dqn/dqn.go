@@ -36,6 +36,8 @@ type DQN struct {
 	src    *rand.PCG // the policy's random source
 	space  *env.Discrete
 	nAct   int
+	// weights counts the Q network's parameters (nextSplitWork).
+	weights int
 
 	counters counters
 
@@ -131,6 +133,9 @@ func NewWithNetworks(cfg Config, net, target policy.Network, act env.Space, rng 
 	}
 	if target != nil {
 		d.tgtPs = target.Params()
+	}
+	for _, p := range d.netPs {
+		d.weights += p.Tensor.Len()
 	}
 	var err error
 	if d.opt, err = algo.NewQOptim(algo.QOptimConfig{Params: d.netPs, Online: d.netPs, Target: d.tgtPs, Adam: cfg.Optim,
@@ -243,6 +248,13 @@ func (d *DQN) targets(tq []float32, next *batch.Batch) error {
 	return nil
 }
 
+// nextSplitWork is the fewest multiply-adds of a pass on obs_next, counted
+// as the network's parameters times the batch's rows, for which the two
+// passes go to two workers. Below it, as for the Q networks of the classic
+// tasks and MinAtar, handing one pass to a helper cost more than it saved
+// (BENCHMARKS.md, "DQN's passes on obs_next").
+const nextSplitWork = 1 << 24
+
 // nextPasses runs the networks' passes on obs_next that targets needs: the
 // online network's (task 0; without a target network, or for Double's
 // choice) and the target network's (task 1). The two are independent, each
@@ -264,7 +276,11 @@ func (p *nextPasses) run(next *batch.Batch) error {
 	if d.target != nil {
 		tasks = 2
 	}
-	par.Run(tasks, par.Workers(), p)
+	workers := par.Workers()
+	if rows, err := next.Len(); err == nil && rows*d.weights < nextSplitWork {
+		workers = 1
+	}
+	par.Run(tasks, workers, p)
 	p.batch = nil
 	return cmp.Or(p.errs[0], p.errs[1])
 }
