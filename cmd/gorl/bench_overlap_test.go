@@ -19,8 +19,10 @@ import (
 // (one env, one update per step); and, sequentially, the same runs without
 // updates (collect-only). Each op is one run; it reports the env
 // steps (prefill included) plus updates per second of wall time and per
-// second of the process's CPU time, and the share of collection in the
-// time spent collecting and updating (wall time).
+// second of the process's CPU time, the same per second of the epoch alone
+// (the training loop, without the prefill and the first test, which run
+// sequentially in either mode), and the share of collection in the time
+// spent collecting and updating (wall time).
 func BenchmarkOverlap(b *testing.B) {
 	for _, c := range []struct {
 		name, env string
@@ -55,15 +57,18 @@ func BenchmarkOverlap(b *testing.B) {
 			b.Run(c.name+"/"+mode.name, func(b *testing.B) {
 				sets := append([]string{"trainer.epochs=1", "trainer.test_episodes=0"}, append(c.sets, mode.set)...)
 				b.ReportAllocs()
-				var work float64
-				var wall, cpu, coll, upd time.Duration
+				var work, loopWork float64
+				var wall, cpu, coll, upd, loop time.Duration
 				for i := 0; i < b.N; i++ {
 					b.StopTimer()
 					rc, acfg, err := resolveFrom("dqn", c.env, c.preset, nil, sets)
 					if err != nil {
 						b.Fatal(err)
 					}
-					s, err := newSession(rc, acfg, nil, trainer.Setup{})
+					// The epoch alone, without the prefill and the first test
+					// that run sequentially in either mode.
+					onEpoch := func(e trainer.EpochStats) { loop += e.Duration }
+					s, err := newSession(rc, acfg, nil, trainer.Setup{OnEpoch: onEpoch})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -77,11 +82,13 @@ func BenchmarkOverlap(b *testing.B) {
 						b.Fatal(err)
 					}
 					work += float64(res.EnvSteps + res.PrefillSteps + res.GradientSteps)
+					loopWork += float64(res.EnvSteps + res.GradientSteps)
 					wall += res.Duration
 					cpu += cpu1 - cpu0
 					coll, upd = coll+res.CollectTime, upd+res.UpdateTime
 				}
 				b.ReportMetric(work/wall.Seconds(), "steps+updates/s")
+				b.ReportMetric(loopWork/loop.Seconds(), "epoch-steps+updates/s")
 				b.ReportMetric(coll.Seconds()/(coll+upd).Seconds(), "collect-share")
 				if cpu > 0 {
 					b.ReportMetric(work/cpu.Seconds(), "steps+updates/cpu-s")
