@@ -250,8 +250,8 @@ func (d *DQN) targets(tq []float32, next *batch.Batch) error {
 
 // nextSplitWork is the fewest multiply-adds of a pass on obs_next, counted
 // as the network's parameters times the batch's rows, for which the two
-// passes go to two workers. Below it, as for the Q networks of the classic
-// tasks and MinAtar, handing one pass to a helper cost more than it saved
+// passes go to two workers. Below it, as for the classic tasks' Q
+// networks, handing one pass to a helper cost more than it saved
 // (BENCHMARKS.md, "DQN's passes on obs_next").
 const nextSplitWork = 1 << 24
 
