@@ -205,7 +205,7 @@ func (d *DQN) Preprocess(b *batch.Batch, buf buffer.Buffer, indices []int) error
 // whose network inputs are in next.
 func (d *DQN) targets(tq []float32, next *batch.Batch) error {
 	n := len(tq)
-	if err := d.next.run(next); err != nil {
+	if err := d.next.run(next, n); err != nil {
 		return err
 	}
 	online, values := d.next.online, d.next.values
@@ -267,7 +267,8 @@ type nextPasses struct {
 	errs           [2]error
 }
 
-func (p *nextPasses) run(next *batch.Batch) error {
+// run runs the passes on next, a batch of rows observations.
+func (p *nextPasses) run(next *batch.Batch, rows int) error {
 	d := p.d
 	p.batch, p.online, p.values, p.errs = next, nil, nil, [2]error{}
 	d.ntp.Reset()
@@ -277,7 +278,7 @@ func (p *nextPasses) run(next *batch.Batch) error {
 		tasks = 2
 	}
 	workers := par.Workers()
-	if rows, err := next.Len(); err == nil && rows*d.weights < nextSplitWork {
+	if rows*d.weights < nextSplitWork {
 		workers = 1
 	}
 	par.Run(tasks, workers, p)
