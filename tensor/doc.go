@@ -256,7 +256,14 @@
 //     goroutines need, and they would split the small products of the MLPs
 //     too. A Run claims the helpers idle at that moment, so nested or
 //     concurrent Runs never wait for each other (with every helper busy,
-//     the caller runs all its tasks). A helper that ran a task looks for
+//     the caller runs all its tasks). The tasks are cut into a block per
+//     worker slot, each worker runs its own block before helping with the
+//     others', and a helper keeps its slot from Run to Run: the same
+//     helper then computes the same parts of the data in every phase and
+//     step, which stay in its core's cache. With one shared counter, the
+//     tasks of the Nature CNN's step ran about 40% slower on two workers
+//     than on one, fetching what the other core had just written; with
+//     blocks they run as fast as on one. A helper that ran a task looks for
 //     the next Run for a short while, yielding its processor, before it
 //     parks: a parked goroutine's wake-up goes through the scheduler and
 //     the operating system, and a Nature-CNN training step hands work over

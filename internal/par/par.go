@@ -12,6 +12,10 @@
 // hands its tasks to the helpers that are idle at that moment and runs the
 // rest itself, so nested or concurrent Runs from several goroutines never
 // wait for one another: with no helper free, the caller runs every task.
+// The tasks are cut into one block per worker slot, and each worker runs its
+// own block in order before it takes tasks from the others': a helper that
+// keeps its slot from Run to Run then works on the same parts of the data
+// each time, which stay in its core's cache.
 // A helper that ran tasks looks for the next Run for as long as those tasks
 // took (within bounds) before it parks, and a caller waits for its helpers'
 // last tasks a while before it parks.
@@ -133,6 +137,7 @@ const (
 // helperBusy, then hands it the job (and wakes it if it was parked).
 type helper struct {
 	state atomic.Int32
+	slot  int // the worker slot of the job handed over, set before job
 	job   atomic.Pointer[job]
 	wake  chan struct{}
 }
@@ -142,29 +147,70 @@ type helper struct {
 type job struct {
 	tasks   Tasks
 	n       int
-	next    atomic.Int64 // the next task to claim
+	blocks  []block      // one per worker slot of the Run
 	done    atomic.Int64 // tasks finished
-	slot    atomic.Int64 // the next worker slot to hand out
 	refs    atomic.Int32 // the caller and the helpers claimed, until they leave
 	waiting atomic.Int32 // 1 while the caller is parked, 2 once woken
 	wake    chan struct{}
 }
 
+// block is the tasks lo to hi−1 of a job, claimed in order through next,
+// the count claimed so far; padded to keep blocks' counters on separate
+// cache lines.
+type block struct {
+	next   atomic.Int64
+	lo, hi int
+	_      [104]byte
+}
+
 var jobs Free[job]
 
-// work claims and runs tasks until none is left, and wakes the parked
-// caller after the last one.
-func (j *job) work(w int) {
-	for {
-		i := int(j.next.Add(1)) - 1
-		if i >= j.n {
-			return
-		}
+// work claims and runs tasks until none is left, its own block's first,
+// then the following blocks' in turn, and wakes the parked caller after
+// the last one. A helper h is marked idle once it finds no task left, before
+// it counts its last task as done: a caller that starts its next Run as
+// soon as this one is done finds the helper free.
+func (j *job) work(w int, h *helper) {
+	k := 0
+	i := j.claim(w, &k)
+	if i < 0 && h != nil {
+		h.state.Store(helperIdle)
+	}
+	for i >= 0 {
 		j.tasks.Task(i, w)
+		i = j.claim(w, &k)
+		if i < 0 && h != nil {
+			h.state.Store(helperIdle)
+		}
 		if int(j.done.Add(1)) == j.n && j.waiting.CompareAndSwap(1, 2) {
 			j.wake <- struct{}{}
 		}
 	}
+}
+
+// cut divides j's n tasks into a block for each of slots worker slots.
+func (j *job) cut(slots int) {
+	if cap(j.blocks) < slots {
+		j.blocks = make([]block, slots)
+	}
+	j.blocks = j.blocks[:slots]
+	for b := range j.blocks {
+		j.blocks[b].next.Store(0)
+		j.blocks[b].lo, j.blocks[b].hi = b*j.n/slots, (b+1)*j.n/slots
+	}
+}
+
+// claim returns the next task for worker slot w from block (w+*k) mod the
+// blocks on, advancing *k past the blocks it finds empty, or −1 when every
+// block is.
+func (j *job) claim(w int, k *int) int {
+	for ; *k < len(j.blocks); *k++ {
+		b := &j.blocks[(w+*k)%len(j.blocks)]
+		if i := b.lo + int(b.next.Add(1)) - 1; i < b.hi {
+			return i
+		}
+	}
+	return -1
 }
 
 // wait returns once every task has run: it spins for spinCaller, then
@@ -204,9 +250,8 @@ func (h *helper) loop() {
 		}
 		h.job.Store(nil)
 		begin := time.Now()
-		j.work(int(j.slot.Add(1)) - 1)
+		j.work(h.slot, h) // leaves h idle: a Run may claim it from here on
 		j.leave()
-		h.state.Store(helperIdle)
 		start := time.Now()
 		spin := min(max(start.Sub(begin), spinHelperMin), spinHelperMax)
 		for i := 0; h.state.Load() != helperBusy; i++ {
@@ -259,32 +304,33 @@ func Run(n, w int, t Tasks) {
 		}
 		return
 	}
-	want := min(w, n) - 1
+	slots := min(w, n)
 	j := jobs.Get()
 	if j.wake == nil {
 		j.wake = make(chan struct{}, 1)
 	}
 	j.tasks, j.n = t, n
-	j.next.Store(0)
+	j.cut(slots)
 	j.done.Store(0)
-	j.slot.Store(1)
 	j.refs.Store(1)
+	slot := 1
 	for _, h := range helpers(w - 1) {
-		if want == 0 {
+		if slot == slots {
 			break
 		}
 		s := h.state.Load()
 		if s == helperBusy || !h.state.CompareAndSwap(s, helperBusy) {
 			continue
 		}
-		want--
 		j.refs.Add(1)
+		h.slot = slot
+		slot++
 		h.job.Store(j)
 		if s == helperParked {
 			h.wake <- struct{}{}
 		}
 	}
-	j.work(0)
+	j.work(0, nil)
 	j.wait()
 	j.leave()
 }

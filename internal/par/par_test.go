@@ -93,6 +93,35 @@ func TestRunConcurrentCallers(t *testing.T) {
 	wg.Wait()
 }
 
+// TestClaimOrder: a worker takes its own block's tasks in order, then the
+// following blocks' (wrapping around), from where the others left them.
+func TestClaimOrder(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		n      int
+		slots  int
+		claims []int // the slot of each claim, in turn
+		want   []int // the task each gets, −1 for none
+	}{
+		// Blocks [0,3) [3,6) [6,10).
+		{"slot 0 alone", 10, 3, []int{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1}},
+		{"slot 1 alone", 10, 3, []int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, []int{3, 4, 5, 6, 7, 8, 9, 0, 1, 2, -1}},
+		{"slot 2 alone", 10, 3, []int{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, []int{6, 7, 8, 9, 0, 1, 2, 3, 4, 5, -1}},
+		{"slot 0 takes over block 1", 10, 3, []int{1, 0, 0, 0, 0, 1, 0}, []int{3, 0, 1, 2, 4, 5, 6}},
+		// Blocks [0,2) [2,5).
+		{"two slots", 5, 2, []int{1, 0, 1, 0, 0, 1, 0}, []int{2, 0, 3, 1, 4, -1, -1}},
+	} {
+		j := &job{n: c.n}
+		j.cut(c.slots)
+		k := make([]int, c.slots)
+		for s, w := range c.claims {
+			if got := j.claim(w, &k[w]); got != c.want[s] {
+				t.Errorf("%s: claim %d (slot %d) = %d, want %d", c.name, s, w, got, c.want[s])
+			}
+		}
+	}
+}
+
 func TestChunks(t *testing.T) {
 	// Expected values worked out by hand from the rule: count = n/grain
 	// capped by limit (at least 1), then the length rounded up to 16.
