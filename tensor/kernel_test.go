@@ -108,7 +108,9 @@ func TestLinearTiles(t *testing.T) {
 		in, out int
 	}{{1, true, 600, 448}, {8, false, 600, 448}, {9, true, 600, 448}, {32, true, 600, 448},
 		// batches of rows: a DQN's update on CartPole
-		{64, true, 128, 128}, {64, true, 128, 2}, {50, false, 128, 40}} {
+		{64, true, 128, 128}, {64, true, 128, 2}, {50, false, 128, 40},
+		// acting on 8 to 31 envs with a smaller weight
+		{8, true, 128, 128}, {10, true, 128, 128}, {24, false, 64, 128}} {
 		in, out := tc.in, tc.out
 		if !useLinearTiles(tc.rows, out, in) {
 			t.Fatalf("%d × %d × %d does not go through linearTiles", tc.rows, in, out)
@@ -142,6 +144,35 @@ func TestLinearTiles(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestUseLinearTiles: which Linear layers go through linearTiles. The
+// expected routes are the measured choices of BenchmarkLinearProducts.
+func TestUseLinearTiles(t *testing.T) {
+	if !haveTileKernel {
+		t.Skip("no tile kernel")
+	}
+	for _, tc := range []struct {
+		rows, in, out int
+		want          bool
+	}{
+		{1, 600, 448, true},     // a large weight, one row
+		{1, 128, 128, false},    // one row, a small weight
+		{4, 128, 128, false},    // fewer than 8 rows
+		{8, 128, 128, true},     // acting on 8 envs
+		{10, 128, 128, true},    // acting on 10 envs
+		{31, 128, 64, true},     // 8,192 weights
+		{10, 4, 128, false},     // 4 inputs
+		{10, 128, 2, false},     // 256 weights
+		{16, 64, 64, false},     // 4,096 weights
+		{64, 4, 128, false},     // a batch with 4 inputs
+		{64, 128, 128, true},    // a batch product
+		{512, 512, 1024, false}, // beyond linearBatchWork
+	} {
+		if got := useLinearTiles(tc.rows, tc.out, tc.in); got != tc.want {
+			t.Errorf("%d × %d × %d: useLinearTiles = %v, want %v", tc.rows, tc.in, tc.out, got, tc.want)
 		}
 	}
 }

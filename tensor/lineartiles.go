@@ -17,16 +17,26 @@ import (
 // to tileGemm as they are stored: OpenBLAS's kernels pack the operands of
 // such small products first, and its Haswell kernels on a CPU with AVX-512
 // took about three times as long (tensor package Decisions).
+//
+// Acting on a few envs at once (8 to 31 rows) takes the first way from a
+// smaller weight, when the inputs are a multiple of 8: from 128 × 64 on,
+// the tiles took less time than OpenBLAS (whose call through purego and
+// packing of the weight cost more than such products); below 8 rows, or
+// with 4 inputs, they took as long or longer (BENCHMARKS.md).
 const (
 	linearTileRows   = 32      // the most rows
 	linearTileWeight = 1 << 18 // the fewest weights
+	linearActRows    = 8       // the fewest rows for linearActWeight
+	linearActWeight  = 1 << 13 // the fewest weights with 8 rows or more, inputs a multiple of 8
 	linearBatchRows  = 32      // the fewest rows of a batch product
 )
 
 // useLinearTiles tells whether Linear with rows rows and a weight [out, in]
 // goes through linearTiles.
 func useLinearTiles(rows, out, in int) bool {
-	return haveTileKernel && rows <= linearTileRows && out*in >= linearTileWeight || useLinearBatchTiles(rows, out, in)
+	return haveTileKernel && rows <= linearTileRows &&
+		(out*in >= linearTileWeight || rows >= linearActRows && in%8 == 0 && out*in >= linearActWeight) ||
+		useLinearBatchTiles(rows, out, in)
 }
 
 // useLinearBatchTiles tells whether Linear with rows rows and a weight

@@ -11,13 +11,14 @@ import (
 
 // BenchmarkLinearProducts compares the selected BLAS with the tile kernels
 // on Linear's three products for the layers of a DQN update on CartPole
-// (batch 64, hidden layers of 128, 2 actions), and acting for 10 envs: the
-// forward y = x·wᵀ + b, and in backward dx = g·w and dw = gᵀ·x.
+// (batch 64, hidden layers of 128, 2 actions), acting for 4 to 24 envs with
+// weights of 128 × 64 to 1024 × 128, and larger batches: the forward
+// y = x·wᵀ + b, and in backward dx = g·w and dw = gᵀ·x.
 func BenchmarkLinearProducts(b *testing.B) {
 	if !haveTileKernel {
 		b.Skip("no tile kernel on this CPU")
 	}
-	for _, s := range [][3]int{{64, 4, 128}, {64, 128, 128}, {64, 128, 2}, {10, 128, 128}, {128, 256, 256}, {256, 256, 256}} {
+	for _, s := range [][3]int{{64, 4, 128}, {64, 128, 128}, {64, 128, 2}, {10, 128, 128}, {8, 128, 128}, {16, 128, 128}, {24, 128, 128}, {8, 256, 256}, {16, 256, 256}, {8, 1024, 128}, {8, 64, 256}, {8, 128, 64}, {4, 128, 128}, {10, 4, 128}, {10, 128, 2}, {128, 256, 256}, {256, 256, 256}} {
 		rows, in, out := s[0], s[1], s[2]
 		rng := rand.New(rand.NewPCG(1, 2))
 		fill := func(n int) []float32 {
