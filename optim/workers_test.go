@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gorl/gorl/internal/par"
 	"github.com/gorl/gorl/nn"
 	"github.com/gorl/gorl/optim"
 	"github.com/gorl/gorl/tensor"
@@ -74,5 +75,58 @@ func TestWorkerCountBitIdentical(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSmallMLPStaysOnCaller: the 4→128→128→2 MLP's training step at batch
+// 64 (CartPole's DQN) and its forward pass on 1 to 16 rows (acting) hand no
+// work to the worker pool on 16 workers, so no worker count can slow them;
+// the 64→256→256→18 MLP's step at batch 256 does, which shows that the count
+// sees hand-overs.
+func TestSmallMLPStaysOnCaller(t *testing.T) {
+	defer tensor.SetWorkers(0)
+	tensor.SetWorkers(16)
+	handed := func(in, out, batch int, hidden []int, train bool) int64 {
+		rng := rand.New(rand.NewPCG(3, 4))
+		net, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: hidden, Out: out}, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		adam, err := optim.NewAdam(net.Params(), optim.DefaultAdamConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, y := tensor.New(batch, in), tensor.New(batch, out)
+		x.FillNormal(rng, 0, 1)
+		y.FillNormal(rng, 0, 1)
+		var tp tensor.Tape
+		tp.SetGradEnabled(train)
+		step := func() {
+			tp.Reset()
+			p := net.Forward(&tp, x)
+			if train {
+				loss := tp.MSE(p, y)
+				adam.ZeroGrad()
+				tp.Backward(loss)
+				adam.Step()
+			}
+		}
+		step() // scratch memory sized
+		before := par.Handed()
+		for range 3 {
+			step()
+		}
+		return par.Handed() - before
+	}
+	for _, batch := range []int{1, 8, 10, 16} {
+		if n := handed(4, 2, batch, []int{128, 128}, false); n != 0 {
+			t.Errorf("4→128→128→2 forward at batch %d handed %d Runs to the pool", batch, n)
+		}
+	}
+	if n := handed(4, 2, 64, []int{128, 128}, true); n != 0 {
+		t.Errorf("4→128→128→2 step at batch 64 handed %d Runs to the pool", n)
+	}
+	if n := handed(64, 18, 256, []int{256, 256}, true); n == 0 {
+		t.Error("64→256→256→18 step at batch 256 handed no Run to the pool; the count sees nothing")
 	}
 }

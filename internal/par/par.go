@@ -304,6 +304,7 @@ func Run(n, w int, t Tasks) {
 		}
 		return
 	}
+	handed.Add(1)
 	slots := min(w, n)
 	j := jobs.Get()
 	if j.wake == nil {
@@ -334,6 +335,15 @@ func Run(n, w int, t Tasks) {
 	j.wait()
 	j.leave()
 }
+
+// handed counts the Runs that offered tasks to helpers.
+var handed atomic.Int64
+
+// Handed returns the number of Runs so far that offered tasks to helpers
+// (more than one task and more than one worker), whether or not a helper
+// took any: a computation that must stay on its caller at any worker count
+// can be checked with it.
+func Handed() int64 { return handed.Load() }
 
 // Chunks returns the number of chunks of at least grain elements (and at
 // most limit chunks) into which n elements are cut, and the chunk length, a
