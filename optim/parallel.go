@@ -3,10 +3,17 @@ package optim
 import "github.com/gorl/gorl/internal/par"
 
 // parGrain is the fewest elements of a tensor whose update is cut into
-// pieces, and the fewest each piece gets; an optimizer step whose tensors
-// hold fewer than 2·parGrain elements in all runs on the calling goroutine.
-// The update is elementwise, so the pieces give the same bits as one pass.
-const parGrain = 1 << 16
+// pieces, and the fewest each piece gets; an Adam step whose tensors hold
+// fewer than adamSplit elements in all runs on the calling goroutine, as
+// does a clipping pass over fewer than 2·parGrain. The update is
+// elementwise, so the pieces give the same bits as one pass. Adam's step
+// usually stands alone between a backward pass and the next collection, so
+// its helper has often stopped waiting: below adamSplit, waking it cost
+// more than it saved (MinAtar's network, 132,000 parameters).
+const (
+	parGrain  = 1 << 16
+	adamSplit = 4 * parGrain
+)
 
 // adamPiece is a range of one tensor's elements, updated by one task.
 type adamPiece struct {
@@ -55,10 +62,10 @@ func (t *adamStep) add(p, g, m, v, vmax []float32, k *adamCoef) {
 }
 
 // run applies the queued updates: in one Run of the pool when there are
-// at least 2·parGrain elements, else in order on the calling goroutine.
+// at least adamSplit elements, else in order on the calling goroutine.
 func (t *adamStep) run() {
 	w := par.Workers()
-	if t.n < 2*parGrain {
+	if t.n < adamSplit {
 		w = 1
 	}
 	par.Run(len(t.pieces), w, t)

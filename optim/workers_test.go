@@ -78,17 +78,35 @@ func TestWorkerCountBitIdentical(t *testing.T) {
 	}
 }
 
-// TestSmallMLPStaysOnCaller: the 4→128→128→2 MLP's training step at batch
-// 64 (CartPole's DQN) and its forward pass on 1 to 16 rows (acting) hand no
-// work to the worker pool on 16 workers, so no worker count can slow them;
-// the 64→256→256→18 MLP's step at batch 256 does, which shows that the count
-// sees hand-overs.
-func TestSmallMLPStaysOnCaller(t *testing.T) {
+// TestSmallNetsStayOnCaller: the 4→128→128→2 MLP's training step at batch
+// 64 (CartPole's DQN) and its forward pass on 1 to 16 rows (acting), and the
+// training step of the MinAtar paper's network (a 3×3 convolution of 16
+// channels on 4×10×10, 1024→128→6) at batch 32, hand no work to the worker
+// pool on 16 workers, so no worker count can slow them with hand-overs; the
+// 64→256→256→18 MLP's step at batch 256 does, which shows that the count
+// sees them.
+func TestSmallNetsStayOnCaller(t *testing.T) {
 	defer tensor.SetWorkers(0)
 	tensor.SetWorkers(16)
-	handed := func(in, out, batch int, hidden []int, train bool) int64 {
+	mlp := func(in int, hidden []int, out int) func(*rand.Rand) (nn.Layer, error) {
+		return func(rng *rand.Rand) (nn.Layer, error) {
+			return nn.NewMLP(nn.MLPConfig{In: in, Hidden: hidden, Out: out}, rng)
+		}
+	}
+	minatar := func(rng *rand.Rand) (nn.Layer, error) {
+		convs, features, err := nn.NewConvStack([]nn.ConvSpec{{Out: 16, Kernel: 3}}, []int{4, 10, 10}, rng)
+		if err != nil {
+			return nil, err
+		}
+		head, err := nn.NewMLP(nn.MLPConfig{In: features, Hidden: []int{128}, Out: 6}, rng)
+		if err != nil {
+			return nil, err
+		}
+		return append(convs, head), nil
+	}
+	handed := func(build func(*rand.Rand) (nn.Layer, error), shape []int, out int, train bool) int64 {
 		rng := rand.New(rand.NewPCG(3, 4))
-		net, err := nn.NewMLP(nn.MLPConfig{In: in, Hidden: hidden, Out: out}, rng)
+		net, err := build(rng)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +114,7 @@ func TestSmallMLPStaysOnCaller(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, y := tensor.New(batch, in), tensor.New(batch, out)
+		x, y := tensor.New(shape...), tensor.New(shape[0], out)
 		x.FillNormal(rng, 0, 1)
 		y.FillNormal(rng, 0, 1)
 		var tp tensor.Tape
@@ -119,14 +137,17 @@ func TestSmallMLPStaysOnCaller(t *testing.T) {
 		return par.Handed() - before
 	}
 	for _, batch := range []int{1, 8, 10, 16} {
-		if n := handed(4, 2, batch, []int{128, 128}, false); n != 0 {
+		if n := handed(mlp(4, []int{128, 128}, 2), []int{batch, 4}, 2, false); n != 0 {
 			t.Errorf("4→128→128→2 forward at batch %d handed %d Runs to the pool", batch, n)
 		}
 	}
-	if n := handed(4, 2, 64, []int{128, 128}, true); n != 0 {
+	if n := handed(mlp(4, []int{128, 128}, 2), []int{64, 4}, 2, true); n != 0 {
 		t.Errorf("4→128→128→2 step at batch 64 handed %d Runs to the pool", n)
 	}
-	if n := handed(64, 18, 256, []int{256, 256}, true); n == 0 {
+	if n := handed(minatar, []int{32, 4, 10, 10}, 6, true); n != 0 {
+		t.Errorf("MinAtar's network's step at batch 32 handed %d Runs to the pool", n)
+	}
+	if n := handed(mlp(64, []int{256, 256}, 18), []int{256, 64}, 18, true); n == 0 {
 		t.Error("64→256→256→18 step at batch 256 handed no Run to the pool; the count sees nothing")
 	}
 }

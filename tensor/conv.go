@@ -129,7 +129,7 @@ func rowsPerTask(rows, work int) int {
 // of sample groups of at least convTile multiply-adds (two from twice
 // blas.ParTile), each into tiles of dWᵀ's rows; the input gradient into
 // groups of samples of at least convGrain; the reorder into at most 16
-// tasks.
+// tasks of at least elemGrain values of the result gradient.
 func (t *convTask) planBack() {
 	g := &t.g
 	p := g.oh * g.ow
@@ -151,7 +151,7 @@ func (t *convTask) planBack() {
 	}
 	t.xper = max(1, convGrain/max(1, p*g.k*g.oc))
 	t.xTasks = ceilDiv(g.n, t.xper)
-	t.rper = ceilDiv(g.n, 16)
+	t.rper = ceilDiv(g.n, max(1, min(16, g.n*p*g.oc/elemGrain)))
 	t.rTasks = ceilDiv(g.n, t.rper)
 }
 

@@ -83,8 +83,10 @@ func linearTiles(n *node, x, w, b, y []float32, rows, in, out int) {
 	t := linearTasks.Get()
 	*t = linearTask{w: w, xt: xt, yt: yt, in: in, out: out, r: r}
 	tasks := 1
-	for tasks < 16 && 2*tasks*convGrain <= rows*in*out {
-		tasks *= 2
+	if rows*in*out >= blas.ParWork {
+		for tasks < 16 && 2*tasks*convGrain <= rows*in*out {
+			tasks *= 2
+		}
 	}
 	t.per = ceilDiv(out, tasks)
 	par.Run(ceilDiv(out, t.per), par.Workers(), t)
