@@ -237,7 +237,7 @@ func Write(w io.Writer, format string, fig any) error {
 		// Each panel in a band of the canvas as high as its rows, from the top.
 		top := vg.Length(0)
 		for i, p := range plots {
-			h := vg.Length(len(f.Panels[i].Rows))*pointsRow + pointsMargin
+			h := f.Panels[i].height()
 			p.Draw(draw.Crop(dc, vg.Centimeter/4, -vg.Centimeter/2, dc.Max.Y-dc.Min.Y-top-h, -top-vg.Centimeter/8))
 			top += h
 		}
@@ -441,9 +441,14 @@ const (
 func (f Points) height() vg.Length {
 	var h vg.Length
 	for _, p := range f.Panels {
-		h += vg.Length(len(p.Rows))*pointsRow + pointsMargin
+		h += p.height()
 	}
 	return h
+}
+
+// height returns the height of the panel's band: its rows, title and axis.
+func (p PointsPanel) height() vg.Length {
+	return vg.Length(len(p.Rows))*pointsRow + pointsMargin
 }
 
 func (f Points) plots() ([]*plot.Plot, error) {
